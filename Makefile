@@ -1,0 +1,99 @@
+# capinit -- GNU make.
+#
+#   make            install missing Debian packages (as root), build libcap
+#                   and skalibs for musl into build/sysroot, then the static
+#                   binaries in build/bin/ and the man pages in build/man/
+#   make check      build, then run every test tier; ends "N passed, N failed"
+#   make demo       show capinit on the example appliance configuration
+#   make install    DESTDIR= PREFIX= (default /usr/local; binaries in sbin)
+#   make clean      remove build products, keep the sysroot
+#   make distclean  remove build/ entirely
+
+VERSION := 0.1.0
+B := build
+SYSROOT := $(B)/sysroot
+PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+
+CC := musl-gcc
+CFLAGS ?= -Os -g0
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DCAPINIT_VERSION='"$(VERSION)"' \
+  -I$(SYSROOT)/include $(WARN) -ffunction-sections -fdata-sections \
+  -fno-asynchronous-unwind-tables -fstack-protector-strong $(CFLAGS)
+LDFLAGS ?=
+ALL_LDFLAGS := -static -s -Wl,--gc-sections -L$(SYSROOT)/lib $(LDFLAGS)
+LIBS := -lskarnet -lcap
+
+CONF_SRC := $(wildcard conf/*.c)
+CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
+PROGRAMS := capctl
+BINS := $(PROGRAMS:%=$(B)/bin/%)
+MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
+
+DEPS_STAMP := $(B)/.deps-build
+CHECK_STAMP := $(B)/.deps-check
+SYSROOT_STAMP := $(SYSROOT)/.done
+
+.PHONY: all check demo install clean distclean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(BINS) $(MANS)
+
+$(DEPS_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh build
+	@touch $@
+
+$(CHECK_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh check
+	@touch $@
+
+$(SYSROOT_STAMP): mk/sysroot.sh | $(DEPS_STAMP)
+	@echo "capinit: building libcap and skalibs for musl (once, into $(SYSROOT))"
+	@sh mk/sysroot.sh $(B)
+
+$(B)/obj/%.o: %.c | $(SYSROOT_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(CONF_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/man/%: docs/%.scd | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	scdoc < $< > $@
+
+# Unit tests: one static binary per file, linked with conf/.
+$(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+check: all $(UNIT_BINS) $(CHECK_STAMP)
+	@sh tests/run $(B)
+
+demo: all
+	@sh rootfs/demo.sh $(B)
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0755 $(BINS) $(DESTDIR)$(SBINDIR)/
+	for m in $(MANS); do \
+	  s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
+	done
+
+clean:
+	rm -rf $(B)/bin $(B)/obj $(B)/man $(B)/tests $(B)/check
+
+distclean:
+	rm -rf $(B)
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

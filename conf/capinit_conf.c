@@ -1,0 +1,132 @@
+/* conf/capinit_conf.c -- capinit.conf, the global settings: the same
+ * "key = value" language as service files, with its own key table. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ids.h"
+#include "keys.h"
+#include "parse.h"
+#include "svc.h"
+#include "values.h"
+#include "xalloc.h"
+
+#define CONF(obj) ((capinit_conf *)(obj))
+
+static int c_log_directory(conf_where *w, void *o, char const *k, char const *v)
+{
+  char const *err;
+  (void)k;
+  if (value_abspath(v, &err) < 0) return conf_error(w, "log-directory: expected an absolute path, not '%s'", v);
+  free(CONF(o)->log_directory);
+  CONF(o)->log_directory = xstrdup(v);
+  return 0;
+}
+
+static int c_log_max_size(conf_where *w, void *o, char const *k, char const *v)
+{
+  char const *err;
+  uint64_t x;
+  (void)k;
+  if (value_size(v, 1, &x, &err) < 0) return conf_error(w, "log-max-size: %s, not '%s'", err, v);
+  if (x < 4096) return conf_error(w, "log-max-size: at least 4K, not '%s'", v);
+  CONF(o)->log_max_size = x;
+  return 0;
+}
+
+static int c_log_keep(conf_where *w, void *o, char const *k, char const *v)
+{
+  char const *err;
+  uint64_t x;
+  (void)k;
+  if (value_size(v, 0, &x, &err) < 0 || x > 1000)
+    return conf_error(w, "log-keep: expected a number of old logs from 0 to 1000, not '%s'", v);
+  CONF(o)->log_keep = (unsigned)x;
+  return 0;
+}
+
+static int c_control_group(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (!*v || strpbrk(v, " \t:,")) return conf_error(w, "control-group: expected a group name or gid, not '%s'", v);
+  free(CONF(o)->control_group);
+  CONF(o)->control_group = xstrdup(v);
+  return 0;
+}
+
+static int c_emergency_shell(conf_where *w, void *o, char const *k, char const *v)
+{
+  char const *err;
+  char **argv = value_argv(v, &err);
+  (void)k;
+  if (!argv) return conf_error(w, "emergency-shell: %s", err);
+  free(CONF(o)->emergency_shell);
+  CONF(o)->emergency_shell = argv;
+  return 0;
+}
+
+conf_key const capinit_conf_keys[] = {
+  { "log-directory", C_LOG_DIRECTORY, 0, "absolute path", c_log_directory },
+  { "log-max-size", C_LOG_MAX_SIZE, 0, "size", c_log_max_size },
+  { "log-keep", C_LOG_KEEP, 0, "count", c_log_keep },
+  { "control-group", C_CONTROL_GROUP, 0, "name or gid", c_control_group },
+  { "emergency-shell", C_EMERGENCY_SHELL, 0, "argv", c_emergency_shell },
+};
+size_t const capinit_conf_keys_n = sizeof capinit_conf_keys / sizeof capinit_conf_keys[0];
+
+void capinit_conf_defaults(capinit_conf *c)
+{
+  static char const *const shell[] = { "/bin/sh", 0 };
+  memset(c, 0, sizeof *c);
+  c->log_directory = xstrdup("/var/log/capinit");
+  c->log_max_size = 1u << 20;
+  c->log_keep = 5;
+  c->emergency_shell = xmalloc(sizeof shell + sizeof "/bin/sh");
+  c->emergency_shell[0] = (char *)(c->emergency_shell + 2);
+  c->emergency_shell[1] = 0;
+  memcpy(c->emergency_shell[0], shell[0], sizeof "/bin/sh");
+}
+
+int capinit_conf_load(conf_ctx *ctx, capinit_conf *c, char const *path)
+{
+  unsigned lines[C_COUNT] = { 0 };
+  size_t first = ctx->diags->n, len, i;
+  char *buf;
+  int errors = 0;
+  free(c->file);
+  c->file = xstrdup(path);
+  buf = conf_read_file(ctx->diags, path, &len);
+  if (buf) {
+    conf_parse_buffer(ctx->diags, path, buf, len, capinit_conf_keys, capinit_conf_keys_n, lines, c);
+    free(buf);
+  }
+  if (c->control_group) {
+    conf_where w = { ctx->diags, path, lines[C_CONTROL_GROUP], "control-group", 0 };
+    uint32_t n;
+    int r;
+    if (c->control_group[0] >= '0' && c->control_group[0] <= '9') {
+      if (value_id(c->control_group, &n) < 0)
+        conf_error(&w, "control-group: invalid gid '%s'", c->control_group);
+      else {
+        c->control_gid = n;
+        c->control_group_set = 1;
+      }
+    } else if ((r = ids_group_by_name(ctx->root, c->control_group, &c->control_gid)) > 0) {
+      c->control_group_set = 1;
+    } else {
+      conf_error(&w, "control-group: unknown group '%s'%s%s", c->control_group,
+                 r < 0 ? ": " : " (not in /etc/group)", r < 0 ? strerror(errno) : "");
+    }
+  }
+  for (i = first; i < ctx->diags->n; i++) errors += ctx->diags->v[i].level == DIAG_ERROR;
+  return errors ? -1 : 0;
+}
+
+void capinit_conf_free(capinit_conf *c)
+{
+  free(c->file);
+  free(c->log_directory);
+  free(c->control_group);
+  free(c->emergency_shell);
+  memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,182 @@
+/* conf/names.c -- see names.h. */
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/capability.h>
+#include <sys/resource.h>
+
+#include "names.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+name_value const securebit_names[] = {
+  { "noroot", 0 },
+  { "noroot-locked", 1 },
+  { "no-setuid-fixup", 2 },
+  { "no-setuid-fixup-locked", 3 },
+  { "keep-caps", 4 },
+  { "keep-caps-locked", 5 },
+  { "no-cap-ambient-raise", 6 },
+  { "no-cap-ambient-raise-locked", 7 },
+};
+size_t const securebit_names_n = N(securebit_names);
+
+int securebit_from_name(char const *s)
+{
+  size_t i;
+  for (i = 0; i < securebit_names_n; i++)
+    if (!strcmp(s, securebit_names[i].name)) return securebit_names[i].value;
+  return -1;
+}
+
+char *securebits_format(unsigned bits, char *buf, size_t len)
+{
+  size_t i, w = 0;
+  if (!len) return buf;
+  buf[0] = 0;
+  if (!bits) {
+    snprintf(buf, len, "none");
+    return buf;
+  }
+  for (i = 0; i < securebit_names_n; i++) {
+    if (!(bits & (1u << securebit_names[i].value))) continue;
+    int r = snprintf(buf + w, len - w, "%s%s", w ? "," : "", securebit_names[i].name);
+    if (r < 0 || (size_t)r >= len - w) break;
+    w += (size_t)r;
+  }
+  return buf;
+}
+
+name_value const signal_names[] = {
+  { "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
+  { "ILL", SIGILL }, { "TRAP", SIGTRAP }, { "ABRT", SIGABRT },
+  { "BUS", SIGBUS }, { "FPE", SIGFPE }, { "KILL", SIGKILL },
+  { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV }, { "USR2", SIGUSR2 },
+  { "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+  { "STKFLT", SIGSTKFLT }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT },
+  { "STOP", SIGSTOP }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN },
+  { "TTOU", SIGTTOU }, { "URG", SIGURG }, { "XCPU", SIGXCPU },
+  { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF },
+  { "WINCH", SIGWINCH }, { "IO", SIGIO }, { "PWR", SIGPWR },
+  { "SYS", SIGSYS },
+};
+size_t const signal_names_n = N(signal_names);
+
+int signal_from_name(char const *s)
+{
+  size_t i;
+  if (!strncasecmp(s, "SIG", 3)) s += 3;
+  for (i = 0; i < signal_names_n; i++)
+    if (!strcasecmp(s, signal_names[i].name)) return signal_names[i].value;
+  return -1;
+}
+
+char const *signal_name(int sig)
+{
+  size_t i;
+  for (i = 0; i < signal_names_n; i++)
+    if (signal_names[i].value == sig) return signal_names[i].name;
+  return 0;
+}
+
+rlimit_name const rlimit_names[] = {
+  { "as", RLIMIT_AS, RL_BYTES },
+  { "core", RLIMIT_CORE, RL_BYTES },
+  { "cpu", RLIMIT_CPU, RL_SECONDS },
+  { "data", RLIMIT_DATA, RL_BYTES },
+  { "fsize", RLIMIT_FSIZE, RL_BYTES },
+  { "locks", RLIMIT_LOCKS, RL_COUNT },
+  { "memlock", RLIMIT_MEMLOCK, RL_BYTES },
+  { "msgqueue", RLIMIT_MSGQUEUE, RL_BYTES },
+  { "nice", RLIMIT_NICE, RL_COUNT },
+  { "nofile", RLIMIT_NOFILE, RL_COUNT },
+  { "nproc", RLIMIT_NPROC, RL_COUNT },
+  { "rss", RLIMIT_RSS, RL_BYTES },
+  { "rtprio", RLIMIT_RTPRIO, RL_COUNT },
+  { "rttime", RLIMIT_RTTIME, RL_MICROSECONDS },
+  { "sigpending", RLIMIT_SIGPENDING, RL_COUNT },
+  { "stack", RLIMIT_STACK, RL_BYTES },
+};
+size_t const rlimit_names_n = N(rlimit_names);
+
+rlimit_name const *rlimit_from_name(char const *s)
+{
+  size_t i;
+  for (i = 0; i < rlimit_names_n; i++)
+    if (!strcmp(s, rlimit_names[i].name)) return &rlimit_names[i];
+  return 0;
+}
+
+rlimit_name const *rlimit_from_resource(int resource)
+{
+  size_t i;
+  for (i = 0; i < rlimit_names_n; i++)
+    if (rlimit_names[i].resource == resource) return &rlimit_names[i];
+  return 0;
+}
+
+unsigned cap_last_known(void)
+{
+  return CAP_LAST_CAP;
+}
+
+/* libcap's cap_from_name() accepts a prefix ("cap_net_rawx" reads as
+ * cap_net_raw) and numbers; a name is accepted here only when libcap's own
+ * spelling of the result is the whole normalised input. */
+int cap_from_text_name(char const *s, unsigned *cap)
+{
+  char want[64], got[64];
+  size_t i, n = strlen(s);
+  cap_value_t v;
+
+  if (!n || n > 40) return -1;
+  if (!strncasecmp(s, "cap_", 4)) {
+    s += 4;
+    n -= 4;
+  }
+  memcpy(want, "cap_", 4);
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (!isalpha(c) && c != '_') return -1;
+    want[4 + i] = (char)tolower(c);
+  }
+  want[4 + n] = 0;
+  if (cap_from_name(want, &v) < 0 || v < 0 || (unsigned)v > 63) return -1;
+  if (strcmp(cap_name((unsigned)v, got, sizeof got), want)) return -1;
+  *cap = (unsigned)v;
+  return 0;
+}
+
+char *cap_name(unsigned cap, char *buf, size_t len)
+{
+  char *t = cap_to_name((cap_value_t)cap);
+  snprintf(buf, len, "%s", t ? t : "?");
+  if (t) cap_free(t);
+  return buf;
+}
+
+char *caps_format(uint64_t mask, char *buf, size_t len)
+{
+  size_t w = 0;
+  unsigned c;
+  char one[64];
+  if (!len) return buf;
+  buf[0] = 0;
+  if (!mask) {
+    snprintf(buf, len, "none");
+    return buf;
+  }
+  for (c = 0; c < 64; c++) {
+    if (!(mask & ((uint64_t)1 << c))) continue;
+    int r = snprintf(buf + w, len - w, "%s%s", w ? "," : "", cap_name(c, one, sizeof one));
+    if (r < 0 || (size_t)r >= len - w) {
+      if (len > 4) snprintf(buf + len - 4, 4, "...");
+      break;
+    }
+    w += (size_t)r;
+  }
+  return buf;
+}

@@ -1,0 +1,51 @@
+/* conf/names.h -- the vocabularies of the service file, one table each:
+ * capability names (through libcap), securebit names, signal names, rlimit
+ * names.  Parsers, check, explain, the man page and the tests all use these. */
+#ifndef CAPINIT_CONF_NAMES_H
+#define CAPINIT_CONF_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct name_value_s {
+  char const *name;
+  int value;
+} name_value;
+
+/* Securebits: name -> bit number, in kernel order. */
+extern name_value const securebit_names[];
+extern size_t const securebit_names_n;
+int securebit_from_name(char const *s);          /* bit, or -1 */
+/* "noroot,noroot-locked,..." into buf; returns buf ("none" for 0). */
+char *securebits_format(unsigned bits, char *buf, size_t len);
+
+/* Signals: "TERM", "SIGTERM", "term" -> SIGTERM; names without SIG. */
+extern name_value const signal_names[];
+extern size_t const signal_names_n;
+int signal_from_name(char const *s);              /* signo, or -1 */
+char const *signal_name(int sig);                 /* NULL if unknown */
+
+/* Resource limits: "nofile" -> RLIMIT_NOFILE, with the unit its numbers
+ * are in (sizes accept K/M/G/T suffixes). */
+enum rlimit_unit { RL_COUNT, RL_BYTES, RL_SECONDS, RL_MICROSECONDS };
+typedef struct rlimit_name_s {
+  char const *name;
+  int resource;
+  enum rlimit_unit unit;
+} rlimit_name;
+extern rlimit_name const rlimit_names[];
+extern size_t const rlimit_names_n;
+rlimit_name const *rlimit_from_name(char const *s);
+rlimit_name const *rlimit_from_resource(int resource);
+
+/* Capabilities: "cap_net_raw", "net_raw", "CAP_NET_RAW" -> CAP_NET_RAW.
+ * Only names libcap knows for this kernel; numbers are not names. */
+int cap_from_text_name(char const *s, unsigned *cap);  /* 0, or -1 */
+/* "cap_net_raw" (libcap's canonical spelling) into buf. */
+char *cap_name(unsigned cap, char *buf, size_t len);
+/* "cap_chown,cap_net_raw" or "none" into buf (truncated with "..."). */
+char *caps_format(uint64_t mask, char *buf, size_t len);
+/* The highest capability number libcap knows (CAP_LAST_CAP at its build). */
+unsigned cap_last_known(void);
+
+#endif

@@ -1,0 +1,56 @@
+/* conf/parse.h -- the "key = value" line reader shared by service files
+ * and capinit.conf: one table of keys, one parser, one set of messages. */
+#ifndef CAPINIT_CONF_PARSE_H
+#define CAPINIT_CONF_PARSE_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+#define CONF_FILE_MAX (1u << 20)     /* bytes in one file */
+#define CONF_LINE_MAX 65536u         /* bytes in one line */
+#define CONF_DIAG_MAX 20u            /* problems reported per file */
+
+/* Where a value came from, for messages. */
+typedef struct conf_where_s {
+  diag_list *diags;
+  char const *file;
+  unsigned line;
+  char const *key;
+  unsigned errors;         /* errors reported for this file so far */
+} conf_where;
+
+enum { KEY_REPEAT = 1, KEY_PREFIX = 2 };
+
+typedef struct conf_key_s {
+  char const *name;        /* with KEY_PREFIX: "rlimit-" */
+  int id;                  /* index into the lines array */
+  unsigned flags;
+  char const *values;      /* short description of the values, for help */
+  /* Returns 0, or -1 after reporting with conf_error(). */
+  int (*set)(conf_where *w, void *obj, char const *key, char const *value);
+} conf_key;
+
+int conf_error(conf_where *w, char const *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+void conf_warning(conf_where *w, char const *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+
+/* Parse a buffer of lines into obj.  lines[id] gets the line each key was
+ * first set on.  Returns the number of errors. */
+unsigned conf_parse_buffer(diag_list *diags, char const *file,
+                           char const *buf, size_t len,
+                           conf_key const *keys, size_t nkeys,
+                           unsigned *lines, void *obj);
+
+/* The same for one "key=value" pair (capexec -k): line is its position. */
+unsigned conf_parse_pair(diag_list *diags, char const *file, unsigned line,
+                         char const *pair, conf_key const *keys, size_t nkeys,
+                         unsigned *lines, void *obj);
+
+/* Read a whole configuration file (regular, at most CONF_FILE_MAX bytes;
+ * FIFOs and devices are refused without blocking).  Returns a malloc'd
+ * buffer, or NULL after reporting "FILE: message". */
+char *conf_read_file(diag_list *diags, char const *path, size_t *len);
+
+#endif

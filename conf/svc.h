@@ -1,0 +1,156 @@
+/* conf/svc.h -- a service as its file declares it, parsed and resolved.
+ *
+ * conf/ only reads files: it never changes the system.  Everything a
+ * service needs at start (ids, capability masks, argv) is resolved here, in
+ * the parent, so that the child between fork and exec only makes syscalls.
+ */
+#ifndef CAPINIT_CONF_SVC_H
+#define CAPINIT_CONF_SVC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/resource.h>
+
+#include "diag.h"
+
+#define SVC_NAME_MAX 64
+
+enum svc_type { SVC_LONGRUN, SVC_ONESHOT };
+enum svc_mode { SVC_LEGACY, SVC_NOROOT };
+enum svc_ready { READY_EXEC, READY_FD, READY_NOTIFY };
+enum svc_restart { RESTART_ALWAYS, RESTART_ON_FAILURE, RESTART_NEVER };
+enum svc_log { LOG_FILE, LOG_CONSOLE, LOG_KMSG, LOG_NONE };
+
+/* Securebits as the kernel numbers them (linux/securebits.h). */
+#define SECBITS_NOROOT_MODE 0x2fu
+
+/* "all capabilities", whatever the running kernel's last one is. */
+#define CAPS_ALL UINT64_MAX
+
+typedef struct svc_rlimit_s {
+  unsigned char set;
+  rlim_t soft, hard;
+} svc_rlimit;
+
+/* Every key of the service-file table has one slot here: the line it was
+ * set on (0 when absent), for duplicate detection and for pointing later,
+ * cross-key and cross-service, problems at the right line. */
+enum svc_key_id {
+  K_DESCRIPTION, K_TYPE, K_COMMAND, K_STOP_COMMAND, K_DIRECTORY,
+  K_ENVIRONMENT, K_UMASK, K_USER, K_GROUP, K_GROUPS, K_RLIMIT, K_MODE,
+  K_SECUREBITS, K_CAPABILITIES, K_BOUNDING, K_NO_NEW_PRIVILEGES, K_DEPENDS,
+  K_AFTER, K_READY, K_READY_TIMEOUT, K_RESTART, K_RESTART_DELAY,
+  K_RESTART_DELAY_MAX, K_STOP_SIGNAL, K_STOP_TIMEOUT, K_LOG, K_ENABLED,
+  K_COUNT
+};
+
+typedef struct svc_s {
+  char name[SVC_NAME_MAX + 1];
+  char *file;
+  unsigned line[K_COUNT];
+  unsigned rlimit_line[RLIM_NLIMITS];
+
+  char *description;
+  enum svc_type type;
+  char **argv;             /* NULL-terminated; argv[0] absolute */
+  char **stop_argv;
+  char *directory;
+  char **env;              /* NAME=VALUE, NULL-terminated */
+  size_t nenv;
+  mode_t umask;
+
+  char *user;              /* as written, for messages; NULL = root */
+  char *group_text;        /* as written; resolved by svc_finish() */
+  char *groups_text;
+  uid_t uid;
+  gid_t gid;
+  gid_t *groups;
+  size_t ngroups;
+  svc_rlimit rlimit[RLIM_NLIMITS];
+
+  enum svc_mode mode;
+  unsigned securebits;     /* final value: from mode, or the key */
+  uint64_t caps;           /* inheritable = ambient = post-exec P/E */
+  uint64_t bounding;       /* CAPS_ALL means every cap the kernel has */
+  int no_new_privs;
+
+  char **depends;
+  size_t ndepends;
+  char **after;
+  size_t nafter;
+
+  enum svc_ready ready;
+  int ready_fd;
+  uint32_t ready_timeout_ms;
+  enum svc_restart restart;
+  uint32_t restart_delay_ms;
+  uint32_t restart_delay_max_ms;
+  int stop_signal;
+  uint32_t stop_timeout_ms;
+  enum svc_log log;
+  int enabled;
+
+  int refused;             /* an error was found: it must not start */
+} svc;
+
+/* The global settings of capinit.conf. */
+typedef struct capinit_conf_s {
+  char *file;
+  char *log_directory;
+  uint64_t log_max_size;
+  unsigned log_keep;
+  char *control_group;
+  gid_t control_gid;
+  int control_group_set;
+  char **emergency_shell;
+} capinit_conf;
+
+typedef struct conf_ctx_s {
+  char const *root;        /* users and groups: ROOT/etc/passwd, ROOT/etc/group */
+  diag_list *diags;
+  int command_optional;    /* capexec: the command may come after "--" */
+  int live;                /* checking for this machine: compare with our own
+                              bounding set and warn */
+} conf_ctx;
+
+/* One service file; the service is named after it (NAME.svc).  Returns a new svc, never NULL unless out of memory; problems go
+ * to ctx->diags and set svc->refused. */
+svc *svc_load_file(conf_ctx *ctx, char const *path);
+
+/* The same, from "key=value" strings (capexec -k); file is the name used
+ * in messages. */
+svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, size_t n);
+
+void svc_free(svc *s);
+
+/* Fill defaults that depend on other keys and check one service on its own
+ * (everything but dependencies). Called by the loaders. */
+void svc_finish(conf_ctx *ctx, svc *s);
+
+/* A whole directory of services (DIR/services, *.svc) or a list of files. */
+typedef struct svc_set_s {
+  svc **v;
+  size_t n;
+} svc_set;
+
+/* Load the *.svc files of DIR/services, sorted by name.  Returns 0, or -1 with errno
+ * when the directory itself cannot be read. */
+int svc_set_load_dir(conf_ctx *ctx, svc_set *set, char const *dir);
+/* The same for a directory of *.svc files. */
+int svc_set_load_services(conf_ctx *ctx, svc_set *set, char const *dir);
+int svc_set_add_file(conf_ctx *ctx, svc_set *set, char const *path);
+/* Cross-service validation: unknown dependencies, cycles, dependencies on
+ * refused services. */
+void svc_set_validate(conf_ctx *ctx, svc_set *set);
+svc *svc_set_find(svc_set const *set, char const *name);
+void svc_set_free(svc_set *set);
+
+int capinit_conf_load(conf_ctx *ctx, capinit_conf *c, char const *path);
+void capinit_conf_defaults(capinit_conf *c);
+void capinit_conf_free(capinit_conf *c);
+
+/* Is NAME a valid service name? */
+int svc_name_valid(char const *name);
+
+#endif

@@ -1,0 +1,451 @@
+/* conf/svc_keys.c -- the service-file keys: one table, one handler each.
+ *
+ * The table below is the language.  The parser, `capctl check` and
+ * `capexec -k` use it; a unit test proves that docs/capinit.svc.5.scd
+ * documents exactly these keys. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "names.h"
+#include "parse.h"
+#include "svc.h"
+#include "values.h"
+#include "xalloc.h"
+
+#define SVC(obj) ((svc *)(obj))
+
+static int bad(conf_where *w, char const *what, char const *v)
+{
+  return conf_error(w, "%s: expected %s, not '%s'", w->key, what, v);
+}
+
+static int set_text(char **slot, char const *v)
+{
+  free(*slot);
+  *slot = xstrdup(v);
+  return 0;
+}
+
+static int k_description(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)w; (void)k;
+  return set_text(&SVC(o)->description, v);
+}
+
+static int k_type(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (!strcmp(v, "longrun")) SVC(o)->type = SVC_LONGRUN;
+  else if (!strcmp(v, "oneshot")) SVC(o)->type = SVC_ONESHOT;
+  else return bad(w, "longrun or oneshot", v);
+  return 0;
+}
+
+static int set_argv(conf_where *w, char ***slot, char const *v)
+{
+  char const *err;
+  char **argv = value_argv(v, &err);
+  if (!argv) return conf_error(w, "%s: %s", w->key, err);
+  free(*slot);
+  *slot = argv;
+  return 0;
+}
+
+static int k_command(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return set_argv(w, &SVC(o)->argv, v);
+}
+
+static int k_stop_command(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return set_argv(w, &SVC(o)->stop_argv, v);
+}
+
+static int k_directory(conf_where *w, void *o, char const *k, char const *v)
+{
+  char const *err;
+  (void)k;
+  if (value_abspath(v, &err) < 0) return bad(w, "an absolute path", v);
+  return set_text(&SVC(o)->directory, v);
+}
+
+static int env_name_valid(char const *s, size_t n)
+{
+  size_t i;
+  if (!n || (s[0] >= '0' && s[0] <= '9')) return 0;
+  for (i = 0; i < n; i++) {
+    char c = s[i];
+    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+          (c >= '0' && c <= '9')))
+      return 0;
+  }
+  return 1;
+}
+
+static int k_environment(conf_where *w, void *o, char const *k, char const *v)
+{
+  svc *s = o;
+  char const *eq = strchr(v, '=');
+  size_t n, i;
+  (void)k;
+  if (!eq) return bad(w, "NAME=VALUE", v);
+  n = (size_t)(eq - v);
+  if (!env_name_valid(v, n))
+    return conf_error(w, "environment: invalid variable name '%.*s' (letters, digits and _, not starting with a digit)",
+                      (int)(n > 64 ? 64 : n), v);
+  for (i = 0; i < s->nenv; i++)
+    if (!strncmp(s->env[i], v, n + 1))
+      return conf_error(w, "environment: %.*s is set twice", (int)n, v);
+  s->env = xreallocarray(s->env, s->nenv + 2, sizeof *s->env);
+  s->env[s->nenv++] = xstrdup(v);
+  s->env[s->nenv] = 0;
+  return 0;
+}
+
+static int k_umask(conf_where *w, void *o, char const *k, char const *v)
+{
+  char const *err;
+  unsigned u;
+  (void)k;
+  if (value_umask(v, &u, &err) < 0) return conf_error(w, "umask: %s, not '%s'", err, v);
+  SVC(o)->umask = (mode_t)u;
+  return 0;
+}
+
+/* A user or group: a name as in /etc/passwd (no blanks, no ':' or ','), or
+ * a number.  Resolved in svc_finish(), when all keys are known. */
+static int id_syntax(char const *v)
+{
+  return *v && !strpbrk(v, " \t:,");
+}
+
+static int k_user(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (!id_syntax(v)) return bad(w, "a user name or uid", v);
+  return set_text(&SVC(o)->user, v);
+}
+
+static int k_group(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (!id_syntax(v)) return bad(w, "a group name or gid", v);
+  return set_text(&SVC(o)->group_text, v);
+}
+
+static int k_groups(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)w; (void)k;
+  return set_text(&SVC(o)->groups_text, v);
+}
+
+static int rlim_value(conf_where *w, rlimit_name const *r, char const *v, rlim_t *out)
+{
+  char const *err;
+  uint64_t x;
+  if (!strcmp(v, "unlimited") || !strcmp(v, "infinity")) {
+    *out = RLIM_INFINITY;
+    return 0;
+  }
+  if (value_size(v, r->unit == RL_BYTES, &x, &err) < 0)
+    return conf_error(w, "%s: %s, or 'unlimited', not '%s'", w->key, err, v);
+  if (x >= (uint64_t)RLIM_INFINITY)
+    return conf_error(w, "%s: %s is too large (use 'unlimited')", w->key, v);
+  *out = (rlim_t)x;
+  return 0;
+}
+
+static int k_rlimit(conf_where *w, void *o, char const *k, char const *v)
+{
+  svc *s = o;
+  rlimit_name const *r = rlimit_from_name(k + sizeof "rlimit-" - 1);
+  char soft[64];
+  char const *colon;
+  rlim_t lo, hi;
+  size_t i;
+  if (!r) {
+    char names[512];
+    size_t len = 0;
+    for (i = 0; i < rlimit_names_n && len < sizeof names; i++)
+      len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
+                              rlimit_names[i].name);
+    return conf_error(w, "unknown resource limit '%s' (known: %s)", k, names);
+  }
+  if (s->rlimit_line[r->resource])
+    return conf_error(w, "duplicate key '%s' (first set on line %u)", k,
+                      s->rlimit_line[r->resource]);
+  s->rlimit_line[r->resource] = w->line;
+  colon = strchr(v, ':');
+  if (colon) {
+    if ((size_t)(colon - v) >= sizeof soft) return bad(w, "SOFT[:HARD]", v);
+    memcpy(soft, v, (size_t)(colon - v));
+    soft[colon - v] = 0;
+    if (rlim_value(w, r, soft, &lo) < 0 || rlim_value(w, r, colon + 1, &hi) < 0) return -1;
+    if (lo != RLIM_INFINITY && (hi == RLIM_INFINITY ? 0 : lo > hi))
+      return conf_error(w, "%s: the soft limit is above the hard limit", k);
+    if (lo == RLIM_INFINITY && hi != RLIM_INFINITY)
+      return conf_error(w, "%s: the soft limit is above the hard limit", k);
+  } else {
+    if (rlim_value(w, r, v, &lo) < 0) return -1;
+    hi = lo;  /* one value sets both, as systemd's Limit*= does */
+  }
+  s->rlimit[r->resource].set = 1;
+  s->rlimit[r->resource].soft = lo;
+  s->rlimit[r->resource].hard = hi;
+  return 0;
+}
+
+static int k_mode(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (!strcmp(v, "legacy")) SVC(o)->mode = SVC_LEGACY;
+  else if (!strcmp(v, "noroot")) SVC(o)->mode = SVC_NOROOT;
+  else return bad(w, "legacy or noroot", v);
+  return 0;
+}
+
+typedef struct bits_acc_s {
+  conf_where *w;
+  uint64_t mask;
+  int none, all, n;
+} bits_acc;
+
+static int one_securebit(char const *item, void *arg)
+{
+  bits_acc *a = arg;
+  int b;
+  a->n++;
+  if (!strcmp(item, "none")) {
+    a->none = 1;
+    return 0;
+  }
+  b = securebit_from_name(item);
+  if (b < 0)
+    return conf_error(a->w, "securebits: unknown securebit '%s' (known: noroot, noroot-locked, no-setuid-fixup, no-setuid-fixup-locked, keep-caps, keep-caps-locked, no-cap-ambient-raise, no-cap-ambient-raise-locked)", item);
+  a->mask |= (uint64_t)1 << b;
+  return 0;
+}
+
+static int k_securebits(conf_where *w, void *o, char const *k, char const *v)
+{
+  bits_acc a = { w, 0, 0, 0, 0 };
+  (void)k;
+  if (value_list(v, one_securebit, &a)) return -1;
+  if (a.none && a.n > 1) return conf_error(w, "securebits: 'none' cannot be combined with names");
+  SVC(o)->securebits = (unsigned)a.mask;
+  return 0;
+}
+
+static int one_cap(char const *item, void *arg)
+{
+  bits_acc *a = arg;
+  unsigned c;
+  a->n++;
+  if (!strcmp(item, "none")) {
+    a->none = 1;
+    return 0;
+  }
+  if (!strcmp(item, "all")) {
+    a->all = 1;
+    return 0;
+  }
+  if (cap_from_text_name(item, &c) < 0)
+    return conf_error(a->w, "%s: unknown capability '%s' (see capabilities(7); 'cap_net_raw' or 'net_raw')",
+                      a->w->key, item);
+  a->mask |= (uint64_t)1 << c;
+  return 0;
+}
+
+static int k_capabilities(conf_where *w, void *o, char const *k, char const *v)
+{
+  bits_acc a = { w, 0, 0, 0, 0 };
+  (void)k;
+  if (value_list(v, one_cap, &a)) return -1;
+  if (a.all)
+    return conf_error(w, "capabilities: 'all' is not allowed here: name each capability the service needs");
+  if (a.none && a.n > 1) return conf_error(w, "capabilities: 'none' cannot be combined with names");
+  SVC(o)->caps = a.mask;
+  return 0;
+}
+
+static int k_bounding(conf_where *w, void *o, char const *k, char const *v)
+{
+  bits_acc a = { w, 0, 0, 0, 0 };
+  (void)k;
+  if (value_list(v, one_cap, &a)) return -1;
+  if ((a.none || a.all) && a.n > 1)
+    return conf_error(w, "bounding: '%s' cannot be combined with other names", a.all ? "all" : "none");
+  SVC(o)->bounding = a.all ? CAPS_ALL : a.mask;
+  return 0;
+}
+
+static int k_nnp(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (value_bool(v, &SVC(o)->no_new_privs) < 0) return bad(w, "yes or no", v);
+  return 0;
+}
+
+typedef struct names_acc_s {
+  conf_where *w;
+  svc *s;
+  char ***v;
+  size_t *n;
+} names_acc;
+
+static int one_name(char const *item, void *arg)
+{
+  names_acc *a = arg;
+  size_t i;
+  if (!svc_name_valid(item))
+    return conf_error(a->w, "%s: invalid service name '%s' (letters, digits, '_', '.', '@', '-'; at most %d; not starting with '.')",
+                      a->w->key, item, SVC_NAME_MAX);
+  if (!strcmp(item, a->s->name))
+    return conf_error(a->w, "%s: a service cannot name itself", a->w->key);
+  for (i = 0; i < *a->n; i++)
+    if (!strcmp((*a->v)[i], item)) return 0;
+  *a->v = xreallocarray(*a->v, *a->n + 1, sizeof **a->v);
+  (*a->v)[(*a->n)++] = xstrdup(item);
+  return 0;
+}
+
+static int k_depends(conf_where *w, void *o, char const *k, char const *v)
+{
+  names_acc a = { w, o, &SVC(o)->depends, &SVC(o)->ndepends };
+  (void)k;
+  return value_list(v, one_name, &a) ? -1 : 0;
+}
+
+static int k_after(conf_where *w, void *o, char const *k, char const *v)
+{
+  names_acc a = { w, o, &SVC(o)->after, &SVC(o)->nafter };
+  (void)k;
+  return value_list(v, one_name, &a) ? -1 : 0;
+}
+
+static int k_ready(conf_where *w, void *o, char const *k, char const *v)
+{
+  svc *s = o;
+  uint32_t fd;
+  (void)k;
+  if (!strcmp(v, "exec")) s->ready = READY_EXEC;
+  else if (!strcmp(v, "notify")) s->ready = READY_NOTIFY;
+  else if (!strncmp(v, "fd:", 3)) {
+    if (value_id(v + 3, &fd) < 0 || fd > 1023)
+      return conf_error(w, "ready: fd:N needs a descriptor number from 3 to 1023, not '%s'", v + 3);
+    if (fd < 3)
+      return conf_error(w, "ready: fd:%u is stdin, stdout or stderr: use a descriptor of 3 or more", (unsigned)fd);
+    s->ready = READY_FD;
+    s->ready_fd = (int)fd;
+  } else {
+    return bad(w, "exec, fd:N or notify", v);
+  }
+  return 0;
+}
+
+static int duration(conf_where *w, uint32_t *slot, char const *v)
+{
+  char const *err;
+  if (value_duration(v, slot, &err) < 0) return conf_error(w, "%s: %s, not '%s'", w->key, err, v);
+  return 0;
+}
+
+static int k_ready_timeout(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return duration(w, &SVC(o)->ready_timeout_ms, v);
+}
+
+static int k_restart(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (!strcmp(v, "always")) SVC(o)->restart = RESTART_ALWAYS;
+  else if (!strcmp(v, "on-failure")) SVC(o)->restart = RESTART_ON_FAILURE;
+  else if (!strcmp(v, "never")) SVC(o)->restart = RESTART_NEVER;
+  else return bad(w, "always, on-failure or never", v);
+  return 0;
+}
+
+static int k_restart_delay(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return duration(w, &SVC(o)->restart_delay_ms, v);
+}
+
+static int k_restart_delay_max(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return duration(w, &SVC(o)->restart_delay_max_ms, v);
+}
+
+static int k_stop_signal(conf_where *w, void *o, char const *k, char const *v)
+{
+  int sig = signal_from_name(v);
+  (void)k;
+  if (sig < 0) return bad(w, "a signal name such as TERM, INT, HUP or QUIT", v);
+  if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+    return conf_error(w, "stop-signal: %s stops a process instead of ending it", v);
+  SVC(o)->stop_signal = sig;
+  return 0;
+}
+
+static int k_stop_timeout(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return duration(w, &SVC(o)->stop_timeout_ms, v);
+}
+
+static int k_log(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (!strcmp(v, "file")) SVC(o)->log = LOG_FILE;
+  else if (!strcmp(v, "console")) SVC(o)->log = LOG_CONSOLE;
+  else if (!strcmp(v, "kmsg")) SVC(o)->log = LOG_KMSG;
+  else if (!strcmp(v, "none")) SVC(o)->log = LOG_NONE;
+  else return bad(w, "file, console, kmsg or none", v);
+  return 0;
+}
+
+static int k_enabled(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  if (value_bool(v, &SVC(o)->enabled) < 0) return bad(w, "yes or no", v);
+  return 0;
+}
+
+conf_key const svc_keys[] = {
+  { "description", K_DESCRIPTION, 0, "text", k_description },
+  { "type", K_TYPE, 0, "longrun | oneshot", k_type },
+  { "command", K_COMMAND, 0, "argv", k_command },
+  { "stop-command", K_STOP_COMMAND, 0, "argv", k_stop_command },
+  { "directory", K_DIRECTORY, 0, "absolute path", k_directory },
+  { "environment", K_ENVIRONMENT, KEY_REPEAT, "NAME=VALUE", k_environment },
+  { "umask", K_UMASK, 0, "octal", k_umask },
+  { "user", K_USER, 0, "name or uid", k_user },
+  { "group", K_GROUP, 0, "name or gid", k_group },
+  { "groups", K_GROUPS, 0, "names or gids", k_groups },
+  { "rlimit-", K_RLIMIT, KEY_PREFIX, "SOFT[:HARD] | unlimited", k_rlimit },
+  { "mode", K_MODE, 0, "legacy | noroot", k_mode },
+  { "securebits", K_SECUREBITS, 0, "securebit names", k_securebits },
+  { "capabilities", K_CAPABILITIES, 0, "capability names", k_capabilities },
+  { "bounding", K_BOUNDING, 0, "capability names | all | none", k_bounding },
+  { "no-new-privileges", K_NO_NEW_PRIVILEGES, 0, "yes | no", k_nnp },
+  { "depends", K_DEPENDS, 0, "service names", k_depends },
+  { "after", K_AFTER, 0, "service names", k_after },
+  { "ready", K_READY, 0, "exec | fd:N | notify", k_ready },
+  { "ready-timeout", K_READY_TIMEOUT, 0, "duration", k_ready_timeout },
+  { "restart", K_RESTART, 0, "always | on-failure | never", k_restart },
+  { "restart-delay", K_RESTART_DELAY, 0, "duration", k_restart_delay },
+  { "restart-delay-max", K_RESTART_DELAY_MAX, 0, "duration", k_restart_delay_max },
+  { "stop-signal", K_STOP_SIGNAL, 0, "signal name", k_stop_signal },
+  { "stop-timeout", K_STOP_TIMEOUT, 0, "duration", k_stop_timeout },
+  { "log", K_LOG, 0, "file | console | kmsg | none", k_log },
+  { "enabled", K_ENABLED, 0, "yes | no", k_enabled },
+};
+size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];

@@ -1,0 +1,284 @@
+/* conf/svc_set.c -- all the services of a configuration, and the checks
+ * across them: unknown dependencies, cycles, dependencies on refused
+ * services. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "svc.h"
+#include "xalloc.h"
+
+svc *svc_set_find(svc_set const *set, char const *name)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    if (!strcmp(set->v[i]->name, name)) return set->v[i];
+  return 0;
+}
+
+static long set_index(svc_set const *set, char const *name)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    if (!strcmp(set->v[i]->name, name)) return (long)i;
+  return -1;
+}
+
+int svc_set_add_file(conf_ctx *ctx, svc_set *set, char const *path)
+{
+  svc *s = svc_load_file(ctx, path), *other;
+  if (s->name[0] && (other = svc_set_find(set, s->name))) {
+    diag_add(ctx->diags, DIAG_ERROR, path, 0, "service '%s' is already defined by %s",
+             s->name, other->file);
+    svc_free(s);
+    return 0;
+  }
+  set->v = xreallocarray(set->v, set->n + 1, sizeof *set->v);
+  set->v[set->n++] = s;
+  return 0;
+}
+
+static int by_name(void const *a, void const *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int svc_set_load_dir(conf_ctx *ctx, svc_set *set, char const *dir)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/services", dir);
+  return svc_set_load_services(ctx, set, path);
+}
+
+int svc_set_load_services(conf_ctx *ctx, svc_set *set, char const *dir)
+{
+  char path[4096];
+  char **names = 0;
+  size_t n = 0, i;
+  struct dirent *d;
+  DIR *dp;
+
+  dp = opendir(dir);
+  if (!dp) return -1;
+  while ((errno = 0, d = readdir(dp))) {
+    size_t len = strlen(d->d_name);
+    /* dot files are hidden (editors' and package managers' leftovers) */
+    if (d->d_name[0] == '.' || len < 5 || strcmp(d->d_name + len - 4, ".svc")) continue;
+    names = xreallocarray(names, n + 1, sizeof *names);
+    names[n++] = xstrdup(d->d_name);
+  }
+  if (errno) {
+    int e = errno;
+    closedir(dp);
+    for (i = 0; i < n; i++) free(names[i]);
+    free(names);
+    errno = e;
+    return -1;
+  }
+  closedir(dp);
+  qsort(names, n, sizeof *names, by_name);
+  for (i = 0; i < n; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    svc_set_add_file(ctx, set, path);
+    free(names[i]);
+  }
+  free(names);
+  return 0;
+}
+
+/* The graph: an edge s -> t when s depends on or comes after t. */
+typedef struct graph_s {
+  svc_set const *set;
+  long **adj;               /* per service, -1 terminated */
+  long *index, *low, *stack, *comp;
+  char *onstack;
+  long counter, sp, ncomp;
+} graph;
+
+static void graph_build(graph *g, svc_set const *set)
+{
+  size_t i, j;
+  g->set = set;
+  g->adj = xcalloc(set->n, sizeof *g->adj);
+  for (i = 0; i < set->n; i++) {
+    svc const *s = set->v[i];
+    size_t k = 0;
+    g->adj[i] = xcalloc(s->ndepends + s->nafter + 1, sizeof **g->adj);
+    for (j = 0; j < s->ndepends + s->nafter; j++) {
+      char const *t = j < s->ndepends ? s->depends[j] : s->after[j - s->ndepends];
+      long x = set_index(set, t);
+      if (x >= 0) g->adj[i][k++] = x;
+    }
+    g->adj[i][k] = -1;
+  }
+  g->index = xcalloc(set->n, sizeof *g->index);
+  g->low = xcalloc(set->n, sizeof *g->low);
+  g->stack = xcalloc(set->n, sizeof *g->stack);
+  g->comp = xcalloc(set->n, sizeof *g->comp);
+  g->onstack = xcalloc(set->n, 1);
+  for (i = 0; i < set->n; i++) g->index[i] = -1;
+  g->counter = g->sp = g->ncomp = 0;
+}
+
+static void graph_free(graph *g)
+{
+  size_t i;
+  for (i = 0; i < g->set->n; i++) free(g->adj[i]);
+  free(g->adj);
+  free(g->index);
+  free(g->low);
+  free(g->stack);
+  free(g->comp);
+  free(g->onstack);
+}
+
+/* Tarjan's strongly connected components; depth is bounded by the number
+ * of services. */
+static void strongconnect(graph *g, long v)
+{
+  long const *e;
+  g->index[v] = g->low[v] = g->counter++;
+  g->stack[g->sp++] = v;
+  g->onstack[v] = 1;
+  for (e = g->adj[v]; *e >= 0; e++) {
+    if (g->index[*e] < 0) {
+      strongconnect(g, *e);
+      if (g->low[*e] < g->low[v]) g->low[v] = g->low[*e];
+    } else if (g->onstack[*e] && g->index[*e] < g->low[v]) {
+      g->low[v] = g->index[*e];
+    }
+  }
+  if (g->low[v] == g->index[v]) {
+    long w;
+    do {
+      w = g->stack[--g->sp];
+      g->onstack[w] = 0;
+      g->comp[w] = g->ncomp;
+    } while (w != v);
+    g->ncomp++;
+  }
+}
+
+static int depends_on(svc const *s, char const *name)
+{
+  size_t i;
+  for (i = 0; i < s->ndepends; i++)
+    if (!strcmp(s->depends[i], name)) return 1;
+  return 0;
+}
+
+/* Report the shortest cycle from v back to itself, inside its component. */
+static void report_cycle(conf_ctx *ctx, graph *g, long v)
+{
+  size_t n = g->set->n, len = 0, cap = 0;
+  long *prev = xcalloc(n, sizeof *prev), *queue = xcalloc(n, sizeof *queue);
+  long head = 0, tail = 0, x, first;
+  char *text = 0;
+  size_t i;
+  svc *s = g->set->v[v];
+  conf_where w = { ctx->diags, s->file, 0, 0, 0 };
+
+  for (i = 0; i < n; i++) prev[i] = -2;
+  queue[tail++] = v;
+  while (head < tail) {
+    long u = queue[head++];
+    long const *e;
+    for (e = g->adj[u]; *e >= 0; e++) {
+      if (g->comp[*e] != g->comp[v] || prev[*e] != -2) continue;
+      prev[*e] = u;
+      if (*e == v) goto found;
+      queue[tail++] = *e;
+    }
+  }
+found:
+  /* walk back from v to v, then print forwards */
+  {
+    long path[n + 1];
+    size_t k = 0;
+    x = v;
+    do {
+      path[k++] = x;
+      x = prev[x];
+    } while (x != v && k < n);
+    path[k++] = v;
+    first = path[k - 2];
+    for (i = k; i-- > 0;) {
+      char const *name = g->set->v[path[i]]->name;
+      size_t add = strlen(name) + 5;
+      if (len + add >= cap) {
+        cap = 2 * (len + add) + 64;
+        text = xreallocarray(text, cap, 1);
+      }
+      len += (size_t)snprintf(text + len, cap - len, "%s%s", i + 1 < k ? " -> " : "", name);
+    }
+  }
+  w.line = depends_on(s, g->set->v[first]->name) ? s->line[K_DEPENDS] : s->line[K_AFTER];
+  conf_error(&w, "dependency cycle: %s", text);
+  free(text);
+  free(prev);
+  free(queue);
+}
+
+void svc_set_validate(conf_ctx *ctx, svc_set *set)
+{
+  size_t i, j;
+  graph g;
+  int changed;
+
+  for (i = 0; i < set->n; i++) {
+    svc *s = set->v[i];
+    conf_where w = { ctx->diags, s->file, 0, 0, 0 };
+    for (j = 0; j < s->ndepends; j++) {
+      if (svc_set_find(set, s->depends[j])) continue;
+      w.line = s->line[K_DEPENDS];
+      conf_error(&w, "depends: unknown service '%s'", s->depends[j]);
+      s->refused = 1;
+    }
+    for (j = 0; j < s->nafter; j++) {
+      if (svc_set_find(set, s->after[j])) continue;
+      w.line = s->line[K_AFTER];
+      conf_warning(&w, "after: no service '%s' here; the ordering is ignored", s->after[j]);
+    }
+  }
+
+  graph_build(&g, set);
+  for (i = 0; i < set->n; i++)
+    if (g.index[i] < 0) strongconnect(&g, (long)i);
+  for (i = 0; i < set->n; i++) {
+    int cyclic = 0;
+    for (j = 0; j < set->n && !cyclic; j++) cyclic = j != i && g.comp[j] == g.comp[i];
+    if (!cyclic) continue;
+    report_cycle(ctx, &g, (long)i);
+    set->v[i]->refused = 1;
+  }
+  graph_free(&g);
+
+  do {
+    changed = 0;
+    for (i = 0; i < set->n; i++) {
+      svc *s = set->v[i];
+      if (s->refused) continue;
+      for (j = 0; j < s->ndepends; j++) {
+        svc *d = svc_set_find(set, s->depends[j]);
+        if (!d || !d->refused) continue;
+        conf_where w = { ctx->diags, s->file, s->line[K_DEPENDS], 0, 0 };
+        conf_error(&w, "depends on '%s', which is refused", d->name);
+        s->refused = 1;
+        changed = 1;
+        break;
+      }
+    }
+  } while (changed);
+}
+
+void svc_set_free(svc_set *set)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++) svc_free(set->v[i]);
+  free(set->v);
+  set->v = 0;
+  set->n = 0;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# mk/deps.sh GROUP... -- make sure the Debian packages a build step needs are
+# installed.  As root it installs what is missing (non-interactive apt-get);
+# otherwise it prints the exact apt-get line to run and fails.
+# Groups: build (compile the binaries and man pages), check (run the tests).
+set -eu
+
+pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
+pkgs_check="libcap2-bin util-linux man-db"
+
+want=
+for group in "$@"; do
+  case $group in
+    build) want="$want $pkgs_build" ;;
+    check) want="$want $pkgs_check" ;;
+    *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
+  esac
+done
+
+missing=
+for p in $want; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  case $status in
+    *" installed") ;;
+    *) missing="$missing $p" ;;
+  esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+  echo "capinit: fatal: missing Debian packages; run as root:" >&2
+  echo "  apt-get install -y$missing" >&2
+  exit 1
+fi
+
+echo "capinit: installing Debian packages:$missing"
+export DEBIAN_FRONTEND=noninteractive
+# An empty or stale package list makes install fail; refresh once and retry.
+apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
+  apt-get update -q >/dev/null
+  apt-get install -y -q --no-install-recommends $missing
+}

@@ -1,0 +1,94 @@
+#!/bin/sh
+# mk/sysroot.sh BUILDDIR -- build libcap and skalibs for musl into
+# BUILDDIR/sysroot, from Debian's own source packages (with Debian's patches
+# applied by dpkg-source).  Debian's libcap.a and libskarnet.a are glibc
+# builds and do not link with musl-gcc.
+#
+# apt-get runs with a private state directory under BUILDDIR/apt, whose
+# deb-src entries are derived from the machine's deb entries: the system's
+# apt configuration is read, never changed, and no root is needed here.
+set -eu
+
+build=$(cd "$1" && pwd)
+sysroot=$build/sysroot
+apt=$build/apt
+src=$build/src
+jobs=$(nproc 2>/dev/null || echo 2)
+
+die() { echo "mk/sysroot.sh: fatal: $*" >&2; exit 111; }
+
+rm -rf "$sysroot" "$src"
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources" \
+         "$sysroot/include" "$sysroot/lib" "$src"
+
+# deb-src entries: every deb entry of the machine, typed deb-src.
+rm -f "$apt/sources/"*
+n=0
+for f in /etc/apt/sources.list.d/*.sources; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  sed -e 's/^Types:.*/Types: deb-src/' "$f" > "$apt/sources/$n.sources"
+done
+if [ -f /etc/apt/sources.list ]; then
+  sed -n -e 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list \
+    > "$apt/sources/0.list"
+fi
+for f in /etc/apt/sources.list.d/*.list; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  sed -n -e 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" > "$apt/sources/$n.list"
+done
+
+aptopt="-q -o Dir::Etc::SourceParts=$apt/sources -o Dir::Etc::SourceList=/dev/null
+  -o Dir::State::Lists=$apt/lists -o Dir::Cache=$apt/cache
+  -o APT::Sandbox::User=root"
+# shellcheck disable=SC2086
+apt-get $aptopt update >"$apt/update.log" 2>&1 || {
+  cat "$apt/update.log" >&2; die "unable to read Debian's source package lists"; }
+
+# Fetch PKG's source, newest version first: a version listed by one archive
+# can be missing from its pool (seen with bookworm-security), so try each.
+fetch() {
+  pkg=$1
+  # shellcheck disable=SC2086
+  versions=$(apt-cache $aptopt showsrc "$pkg" | sed -n 's/^Version: //p' |
+             sort -rVu)
+  [ -n "$versions" ] || die "no source package $pkg in the configured archives"
+  for v in $versions; do
+    # shellcheck disable=SC2086
+    if (cd "$src" && apt-get $aptopt source "$pkg=$v" >"$apt/source-$pkg.log" 2>&1); then
+      echo "capinit: built from Debian source $pkg $v"
+      return 0
+    fi
+  done
+  cat "$apt/source-$pkg.log" >&2
+  die "unable to fetch the source package $pkg"
+}
+
+fetch libcap2
+fetch skalibs
+
+# musl has no kernel headers of its own.
+cp -r /usr/include/linux /usr/include/asm-generic "$sysroot/include/"
+cp -r /usr/include/x86_64-linux-gnu/asm "$sysroot/include/asm"
+
+CC="musl-gcc -I$sysroot/include"
+
+libcap=$(find "$src" -maxdepth 1 -type d -name 'libcap2-*' | head -n 1)
+make -C "$libcap/libcap" -j"$jobs" CC="$CC" BUILD_CC=gcc SHARED=no \
+  prefix="$sysroot" lib=lib install-static >"$build/libcap.log" 2>&1 || {
+  tail -n 30 "$build/libcap.log" >&2; die "libcap build failed (see $build/libcap.log)"; }
+
+skalibs=$(find "$src" -maxdepth 1 -type d -name 'skalibs-*' | head -n 1)
+(cd "$skalibs" &&
+  CC="$CC" ./configure --prefix="$sysroot" --disable-shared --enable-static \
+    --libdir="$sysroot/lib" --includedir="$sysroot/include" \
+    --with-sysdep-devurandom=yes &&
+  make -j"$jobs" && make install) >"$build/skalibs.log" 2>&1 || {
+  tail -n 30 "$build/skalibs.log" >&2; die "skalibs build failed (see $build/skalibs.log)"; }
+
+for f in "$sysroot/lib/libcap.a" "$sysroot/lib/libskarnet.a" \
+         "$sysroot/include/sys/capability.h" "$sysroot/include/skalibs/skalibs.h"; do
+  [ -f "$f" ] || die "the sysroot lacks $f"
+done
+touch "$sysroot/.done"

@@ -1,0 +1,159 @@
+/* supervise/capctl.c -- capinit's control and inspection command.
+ *
+ * Exit codes: 0 success; 1 check found problems; 100 wrong usage;
+ * 111 a system call failed (a directory could not be read...). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <skalibs/strerr.h>
+
+#include "../conf/diag.h"
+#include "../conf/svc.h"
+
+char const *PROG = "capctl";
+
+#define USAGE "usage: capctl check [-R ROOT] [-c DIR | FILE...]"
+
+static void help(void)
+{
+  fputs(
+"usage: capctl VERB [ARGS...]\n"
+"\n"
+"Offline (no capinit needs to run):\n"
+"  check [-R ROOT] [-c DIR]   validate DIR/capinit.conf and DIR/services/*.svc\n"
+"  check [-R ROOT] FILE...    validate service files (their siblings are read\n"
+"                             to resolve dependencies)\n"
+"\n"
+"Options:\n"
+"  -c DIR    configuration directory (default /etc/capinit)\n"
+"  -R ROOT   look users and groups up in ROOT/etc/passwd and ROOT/etc/group,\n"
+"            to check an image's configuration (default /)\n"
+"  -h, --help      this text\n"
+"  -V, --version   print the version\n"
+"\n"
+"check prints every problem as FILE:LINE: message, on standard output.\n"
+"Exit status: 0 valid (warnings allowed), 1 problems found, 100 wrong usage,\n"
+"111 a directory or file could not be read at all.\n"
+"See capctl(8) and capinit.svc(5).\n", stdout);
+}
+
+static int is_named(char *const *files, size_t n, char const *path)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (!strcmp(files[i], path)) return 1;
+  return 0;
+}
+
+/* Load the *.svc files beside each named file as context, quietly: a
+ * dependency names a service of the same directory. */
+static void load_siblings(conf_ctx *quiet, svc_set *set, char *const *files, size_t n)
+{
+  size_t i, j;
+  for (i = 0; i < n; i++) {
+    char dir[4096];
+    char const *slash = strrchr(files[i], '/');
+    svc_set more = { 0, 0 };
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == files[i]) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - files[i]), files[i]);
+    if (svc_set_load_services(quiet, &more, dir) < 0) continue;
+    for (j = 0; j < more.n; j++) {
+      if (svc_set_find(set, more.v[j]->name)) {
+        svc_free(more.v[j]);
+        continue;
+      }
+      set->v = realloc(set->v, (set->n + 1) * sizeof *set->v);
+      if (!set->v) strerr_diefu1sys(111, "allocate memory");
+      set->v[set->n++] = more.v[j];
+    }
+    free(more.v);
+  }
+}
+
+static int check_main(int argc, char **argv)
+{
+  char const *dir = 0, *root = "/";
+  diag_list diags = { 0, 0, 0 }, scratch = { 0, 0, 0 }, shown = { 0, 0, 0 };
+  conf_ctx ctx = { "/", &diags, 0, 1 };
+  conf_ctx quiet = { "/", &scratch, 0, 1 };
+  svc_set set = { 0, 0 };
+  size_t i, refused = 0, nerr, nwarn;
+  int c;
+
+  while ((c = getopt(argc, argv, "+c:R:h")) != -1) {
+    switch (c) {
+      case 'c': dir = optarg; break;
+      case 'R': root = optarg; break;
+      case 'h': help(); return 0;
+      default: strerr_dieusage(100, USAGE);
+    }
+  }
+  argc -= optind;
+  argv += optind;
+  if (dir && argc) strerr_dief1x(100, "check takes -c DIR or FILE arguments, not both");
+  if (!root[0]) strerr_dief1x(100, "-R needs a directory");
+  ctx.root = quiet.root = root;
+  ctx.live = quiet.live = !strcmp(root, "/");
+
+  if (argc) {
+    for (i = 0; i < (size_t)argc; i++) svc_set_add_file(&ctx, &set, argv[i]);
+    load_siblings(&quiet, &set, argv, (size_t)argc);
+  } else {
+    capinit_conf conf;
+    char path[4096];
+    if (!dir) dir = "/etc/capinit";
+    snprintf(path, sizeof path, "%s/capinit.conf", dir);
+    capinit_conf_defaults(&conf);
+    if (access(path, F_OK) == 0 || errno != ENOENT) capinit_conf_load(&ctx, &conf, path);
+    capinit_conf_free(&conf);
+    if (svc_set_load_dir(&ctx, &set, dir) < 0)
+      strerr_diefu3sys(111, "read directory ", dir, "/services");
+  }
+  svc_set_validate(&ctx, &set);
+
+  /* report only on what was asked for: siblings are context */
+  for (i = 0; i < diags.n; i++) {
+    diag const *d = &diags.v[i];
+    if (dir || is_named(argv, (size_t)argc, d->file))
+      diag_add(&shown, d->level, d->file, d->line, "%s", d->text);
+  }
+  diag_sort(&shown);
+  diag_print(&shown, 1);
+
+  for (i = 0; i < set.n; i++)
+    refused += set.v[i]->refused && (dir || is_named(argv, (size_t)argc, set.v[i]->file));
+  nerr = diag_count(&shown, DIAG_ERROR);
+  nwarn = diag_count(&shown, DIAG_WARNING);
+  if (nerr || nwarn) {
+    char line[256];
+    snprintf(line, sizeof line, "%zu error%s, %zu warning%s; %zu service%s refused",
+             nerr, nerr == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s",
+             refused, refused == 1 ? "" : "s");
+    fflush(stdout);
+    fprintf(stderr, "capctl: %s\n", line);
+  }
+  svc_set_free(&set);
+  diag_free(&diags);
+  diag_free(&scratch);
+  diag_free(&shown);
+  return nerr ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    help();
+    return 0;
+  }
+  if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+    puts("capctl " CAPINIT_VERSION);
+    return 0;
+  }
+  if (!strcmp(argv[1], "check")) return check_main(argc - 1, argv + 1);
+  strerr_dief3x(100, "unknown verb '", argv[1], "' (capctl --help lists them)");
+}
