@@ -29,7 +29,8 @@ LIBS := -lskarnet -lcap
 
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
-PROGRAMS := capctl
+ENGINE_OBJ := $(B)/obj/supervise/privilege.o
+PROGRAMS := capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
 
@@ -39,6 +40,15 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 DEPS_STAMP := $(B)/.deps-build
 CHECK_STAMP := $(B)/.deps-check
 SYSROOT_STAMP := $(SYSROOT)/.done
+
+# Quiet by default: V=1 shows the commands.
+ifeq ($(V),1)
+Q :=
+say := @true
+else
+Q := @
+say := @printf '  %-6s %s\n'
+endif
 
 .PHONY: all check demo install clean distclean
 .DELETE_ON_ERROR:
@@ -62,22 +72,50 @@ $(SYSROOT_STAMP): mk/sysroot.sh | $(DEPS_STAMP)
 
 $(B)/obj/%.o: %.c | $(SYSROOT_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(CONF_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/bin/capexec: $(B)/obj/supervise/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# Test-only programs: the credentials probe, and capexec built with the
+# fault-injection layer (-DPRIV_FAULT), which release builds never have.
+TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault
+
+$(B)/tests/probe: $(B)/obj/tests/probe.o
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+$(B)/obj-fault/%.o: %.c | $(SYSROOT_STAMP)
+	@mkdir -p $(@D)
+	$(say) CC $< [fault]
+	$(Q)$(CC) $(ALL_CFLAGS) -DPRIV_FAULT -MMD -MP -c -o $@ $<
+
+$(B)/tests/capexec-fault: $(B)/obj-fault/supervise/capexec.o $(B)/obj-fault/supervise/privilege.o $(CONF_OBJ)
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/man/%: docs/%.scd | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	scdoc < $< > $@
+	$(say) SCDOC $<
+	$(Q)scdoc < $< > $@
 
 # Unit tests: one static binary per file, linked with conf/.
 $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-check: all $(UNIT_BINS) $(CHECK_STAMP)
+check: all $(UNIT_BINS) $(TEST_BINS) $(CHECK_STAMP)
 	@sh tests/run $(B)
 
 demo: all
@@ -91,9 +129,9 @@ install: all
 	done
 
 clean:
-	rm -rf $(B)/bin $(B)/obj $(B)/man $(B)/tests $(B)/check
+	rm -rf $(B)/bin $(B)/obj $(B)/obj-fault $(B)/man $(B)/tests $(B)/check
 
 distclean:
 	rm -rf $(B)
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/obj-fault -name '*.d' 2>/dev/null)

@@ -1,0 +1,136 @@
+/* supervise/capexec.c -- apply one service's spec to this process and exec
+ * its command: a fail-closed replacement for setpriv and capsh in other
+ * supervisors' run scripts.  Same keys and same engine as capinit.
+ *
+ * Exit codes: 100 wrong usage or an invalid spec; 111 a process setup
+ * stage failed (directory, rlimits...); 112 an id stage (keepcaps, groups,
+ * gid, uid); 113 a capability stage (effective, bounding, inheritable,
+ * ambient, caps); 114 securebits or no_new_privs; 126 the command could
+ * not be executed; 127 it was not found.  Otherwise, the command's. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <skalibs/strerr.h>
+
+#include "../conf/diag.h"
+#include "../conf/svc.h"
+#include "privilege.h"
+
+char const *PROG = "capexec";
+
+#define USAGE "capexec -f FILE.svc [-- CMD ARGS...] | capexec -k key=value... -- CMD ARGS..."
+
+static void help(void)
+{
+  fputs(
+"usage: capexec -f FILE.svc [-- CMD [ARGS...]]\n"
+"       capexec -k key=value [-k key=value...] [-- CMD [ARGS...]]\n"
+"\n"
+"Apply a service's privilege (user, groups, securebits, bounding set,\n"
+"inheritable and ambient capabilities, no_new_privs), environment, umask,\n"
+"directory and resource limits to this process, then execute its command,\n"
+"or CMD.  Keys are those of service files (capinit.svc(5)).  Any failure\n"
+"stops before exec, names the stage, and exits non-zero.\n"
+"\n"
+"  -f FILE   read the keys from a service file\n"
+"  -k K=V    one key (repeatable)\n"
+"  -h, --help, -V, --version\n"
+"\n"
+"Exit status: 100 usage or invalid spec, 111 setup, 112 ids, 113 capabilities,\n"
+"114 securebits or no_new_privs, 126 cannot execute, 127 not found.\n"
+"See capexec(8).\n", stdout);
+}
+
+static void print_diags(diag_list *d)
+{
+  size_t i;
+  diag_sort(d);
+  for (i = 0; i < d->n; i++) {
+    diag const *x = &d->v[i];
+    char const *lvl = x->level == DIAG_WARNING ? "warning" : "fatal";
+    if (x->line) fprintf(stderr, "capexec: %s: %s:%u: %s\n", lvl, x->file, x->line, x->text);
+    else fprintf(stderr, "capexec: %s: %s: %s\n", lvl, x->file, x->text);
+  }
+}
+
+#ifdef PRIV_FAULT
+static void fault_from_env(void)
+{
+  char const *want = getenv("CAPINIT_FAULT_STAGE");
+  int i;
+  if (!want) return;
+  for (i = 0; i < STAGE_COUNT; i++)
+    if (!strcmp(want, priv_stage_names[i])) priv_fault_stage = i;
+  if (priv_fault_stage < 0) strerr_dief3x(100, "unknown stage '", want, "' in CAPINIT_FAULT_STAGE");
+}
+#endif
+
+int main(int argc, char **argv)
+{
+  char const *file = 0;
+  char const **pairs;
+  size_t npairs = 0;
+  diag_list diags = { 0, 0, 0 };
+  conf_ctx ctx = { "/", &diags, 1, 0 };
+  char **cmd, **env;
+  priv_fail f;
+  svc *s;
+  int c;
+
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    help();
+    return 0;
+  }
+  if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+    puts("capexec " CAPINIT_VERSION);
+    return 0;
+  }
+  pairs = calloc((size_t)argc + 1, sizeof *pairs);
+  if (!pairs) strerr_diefu1sys(111, "allocate memory");
+  while ((c = getopt(argc, argv, "+f:k:hV")) != -1) {
+    switch (c) {
+      case 'f':
+        if (file) strerr_dief1x(100, "-f given twice");
+        file = optarg;
+        break;
+      case 'k': pairs[npairs++] = optarg; break;
+      default: strerr_dieusage(100, USAGE);
+    }
+  }
+  cmd = argv + optind;
+  if (file && npairs) strerr_dief1x(100, "use -f FILE or -k key=value, not both");
+  if (!file && !npairs) strerr_dieusage(100, USAGE);
+
+#ifdef PRIV_FAULT
+  fault_from_env();
+#endif
+
+  s = file ? svc_load_file(&ctx, file) : svc_load_pairs(&ctx, "-k", pairs, npairs);
+  print_diags(&diags);
+  if (s->refused) strerr_dief1x(100, "invalid spec: nothing executed");
+  if (!*cmd) {
+    if (!s->argv) strerr_dief1x(100, "no command: give 'command' or -- CMD ARGS");
+    cmd = s->argv;
+  } else if (cmd[0][0] != '/') {
+    strerr_dief3x(100, "the program must be an absolute path (there is no PATH search): '", cmd[0], "'");
+  }
+  env = priv_environment(s, 0);
+  if (!env) strerr_diefu1sys(111, "allocate memory");
+
+  /* a chain-loader: no new session; directory and umask only when set */
+  {
+    svc const *cs = s;
+    char what[512];
+    priv_exec(cs, PRIV_SIGNALS, priv_last_cap(), cmd, env, &f);
+    errno = f.err;
+    if (f.stage == STAGE_EXEC) {
+      snprintf(what, sizeof what, "execute %s", cmd[0]);
+    } else {
+      priv_fail_describe(&f, cs, what, sizeof what);
+    }
+    strerr_diefu4sys(priv_fail_exit_code(&f), what, " (stage ", priv_stage_names[f.stage], ")");
+  }
+}

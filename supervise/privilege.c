@@ -1,0 +1,320 @@
+/* supervise/privilege.c -- see privilege.h.
+ *
+ * Raw syscalls, not libc's setgroups()/setresuid(): musl broadcasts those
+ * to every thread with locks held, which a child of fork() or vfork() must
+ * not depend on.  Capability sets are read and written with capget/capset
+ * directly (libcap would allocate). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+
+#include "../conf/names.h"
+#include "privilege.h"
+
+char const *const priv_stage_names[STAGE_COUNT] = {
+  "session", "signals", "directory", "umask", "rlimits", "keepcaps",
+  "groups", "gid", "uid", "effective", "bounding", "inheritable",
+  "ambient", "securebits", "caps", "nnp", "exec",
+};
+
+#ifdef PRIV_FAULT
+int priv_fault_stage = -1;
+#define FAULT(stage) (priv_fault_stage == (stage) ? (errno = EPERM, 1) : 0)
+#else
+#define FAULT(stage) 0
+#endif
+
+typedef struct capsets_s {
+  uint64_t eff, prm, inh;
+} capsets;
+
+static int caps_get(capsets *c)
+{
+  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct d[2];
+  if (syscall(SYS_capget, &h, d) < 0) return -1;
+  c->eff = d[0].effective | (uint64_t)d[1].effective << 32;
+  c->prm = d[0].permitted | (uint64_t)d[1].permitted << 32;
+  c->inh = d[0].inheritable | (uint64_t)d[1].inheritable << 32;
+  return 0;
+}
+
+static int caps_set(capsets const *c)
+{
+  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct d[2] = {
+    { (uint32_t)c->eff, (uint32_t)c->prm, (uint32_t)c->inh },
+    { (uint32_t)(c->eff >> 32), (uint32_t)(c->prm >> 32), (uint32_t)(c->inh >> 32) },
+  };
+  return (int)syscall(SYS_capset, &h, d);
+}
+
+unsigned priv_last_cap(void)
+{
+  char buf[16];
+  unsigned c;
+  ssize_t r;
+  int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    r = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (r > 0) {
+      buf[r] = 0;
+      c = (unsigned)strtoul(buf, 0, 10);
+      if (c > 0 && c < 64) return c;
+    }
+  }
+  /* no /proc: the highest cap the bounding set knows of */
+  for (c = 0; c < 63 && prctl(PR_CAPBSET_READ, c + 1, 0, 0, 0) >= 0; c++) ;
+  return c;
+}
+
+static int fail(priv_fail *f, int stage, int arg)
+{
+  f->stage = stage;
+  f->err = errno;
+  f->arg = arg;
+  return -1;
+}
+
+/* A refused change is no failure when the process is already in the state
+ * asked for: capexec can run unprivileged for a spec that changes nothing.
+ * Each check below reads the state back from the kernel. */
+static int same_groups(svc const *s)
+{
+  gid_t cur[4096];
+  long n = syscall(SYS_getgroups, 4096, cur);
+  size_t i, j;
+  if (n < 0 || (size_t)n != s->ngroups) return 0;
+  for (i = 0; i < s->ngroups; i++) {
+    for (j = 0; j < (size_t)n && cur[j] != s->groups[i]; j++) ;
+    if (j == (size_t)n) return 0;
+  }
+  return 1;
+}
+
+static int same_ids(int uid, uint32_t want)
+{
+  unsigned r, e, sv;
+  long rc = syscall(uid ? SYS_getresuid : SYS_getresgid, &r, &e, &sv);
+  return rc == 0 && r == want && e == want && sv == want;
+}
+
+static int reset_signals(void)
+{
+  struct sigaction sa;
+  sigset_t all;
+  int sig;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  for (sig = 1; sig < NSIG; sig++) {
+    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    /* the libc-reserved signals (musl's SIGCANCEL, SIGSYNCCALL) refuse */
+    if (sigaction(sig, &sa, 0) < 0 && errno != EINVAL) return -1;
+  }
+  sigemptyset(&all);
+  return sigprocmask(SIG_SETMASK, &all, 0);
+}
+
+/* Test builds: every stage can be forced to fail at its start, whether or
+ * not it has anything to do for this service. */
+#define STAGE(x) do { if (FAULT(x)) return fail(f, (x), -1); } while (0)
+
+int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
+{
+  int legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT));
+  capsets c;
+  int cur_bits, i;
+  unsigned cap;
+
+  /* 1. the process itself: session, signals, directory, umask, rlimits */
+  STAGE(STAGE_SESSION);
+  if ((flags & PRIV_SESSION) && setsid() < 0) return fail(f, STAGE_SESSION, -1);
+  STAGE(STAGE_SIGNALS);
+  if ((flags & PRIV_SIGNALS) && reset_signals() < 0) return fail(f, STAGE_SIGNALS, -1);
+  STAGE(STAGE_DIRECTORY);
+  if ((s->directory || (flags & PRIV_DEFAULTS)) && chdir(s->directory ? s->directory : "/") < 0)
+    return fail(f, STAGE_DIRECTORY, -1);
+  STAGE(STAGE_UMASK);
+  if (s->line[K_UMASK] || (flags & PRIV_DEFAULTS)) umask(s->umask);
+  STAGE(STAGE_RLIMITS);
+  for (i = 0; i < RLIM_NLIMITS; i++) {
+    struct rlimit rl;
+    if (!s->rlimit[i].set) continue;
+    rl.rlim_cur = s->rlimit[i].soft;
+    rl.rlim_max = s->rlimit[i].hard;
+    if (syscall(SYS_prlimit64, 0, i, &rl, 0) < 0) return fail(f, STAGE_RLIMITS, i);
+  }
+
+  /* 2. keep the permitted set across the switch away from uid 0; not
+   * needed (and maybe locked) when no-setuid-fixup is already on */
+  STAGE(STAGE_KEEPCAPS);
+  cur_bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+  if (cur_bits < 0) return fail(f, STAGE_KEEPCAPS, -1);
+  if (geteuid() == 0 && s->uid != 0 && !(cur_bits & (1 << SECURE_NO_SETUID_FIXUP)) &&
+      prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+    return fail(f, STAGE_KEEPCAPS, -1);
+
+  /* 3. ids */
+  STAGE(STAGE_GROUPS);
+  if (syscall(SYS_setgroups, s->ngroups, s->groups) < 0 && (errno != EPERM || !same_groups(s)))
+    return fail(f, STAGE_GROUPS, -1);
+  STAGE(STAGE_GID);
+  if (syscall(SYS_setresgid, s->gid, s->gid, s->gid) < 0 && (errno != EPERM || !same_ids(0, s->gid)))
+    return fail(f, STAGE_GID, -1);
+  STAGE(STAGE_UID);
+  if (syscall(SYS_setresuid, s->uid, s->uid, s->uid) < 0 && (errno != EPERM || !same_ids(1, s->uid)))
+    return fail(f, STAGE_UID, -1);
+
+  /* 4. the uid change cleared the effective set: effective := permitted */
+  STAGE(STAGE_EFFECTIVE);
+  if (caps_get(&c) < 0) return fail(f, STAGE_EFFECTIVE, -1);
+  if (c.eff != c.prm) {
+    c.eff = c.prm;
+    if (caps_set(&c) < 0) return fail(f, STAGE_EFFECTIVE, -1);
+  }
+
+  /* 5. bounding */
+  STAGE(STAGE_BOUNDING);
+  for (cap = 0; cap <= last_cap; cap++) {
+    if (s->bounding & ((uint64_t)1 << cap)) continue;
+    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
+        (errno != EPERM || prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 0))
+      return fail(f, STAGE_BOUNDING, (int)cap);
+  }
+
+  /* 6. inheritable */
+  STAGE(STAGE_INHERITABLE);
+  c.inh = s->caps;
+  if (caps_set(&c) < 0) return fail(f, STAGE_INHERITABLE, -1);
+
+  /* 7. ambient: exactly the declared set, whatever was inherited */
+  STAGE(STAGE_AMBIENT);
+  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+    return fail(f, STAGE_AMBIENT, -1);
+  for (cap = 0; cap < 64; cap++) {
+    if (!(s->caps & ((uint64_t)1 << cap))) continue;
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+      return fail(f, STAGE_AMBIENT, (int)cap);
+  }
+
+  /* 8. securebits, after the ambient raise: no-cap-ambient-raise is valid
+   * with capabilities */
+  STAGE(STAGE_SECUREBITS);
+  cur_bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+  if (cur_bits < 0) return fail(f, STAGE_SECUREBITS, -1);
+  if ((unsigned)cur_bits != s->securebits && prctl(PR_SET_SECUREBITS, s->securebits, 0, 0, 0) < 0)
+    return fail(f, STAGE_SECUREBITS, -1);
+
+  /* 9. no launcher privilege survives into a service that is not
+   * legacy-mode root (F2: nnp only bounds P' by the launcher's P) */
+  STAGE(STAGE_CAPS);
+  if (!legacy_root) {
+    c.eff = c.prm = c.inh = s->caps;
+    if (caps_set(&c) < 0) return fail(f, STAGE_CAPS, -1);
+  }
+
+  /* 10. */
+  STAGE(STAGE_NNP);
+  if (s->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    return fail(f, STAGE_NNP, -1);
+  return 0;
+}
+
+void priv_exec(svc const *s, unsigned flags, unsigned last_cap,
+               char *const *argv, char *const *envp, priv_fail *f)
+{
+  if (priv_apply(s, flags, last_cap, f) < 0) return;
+  if (!FAULT(STAGE_EXEC)) execve(argv[0], argv, envp);
+  fail(f, STAGE_EXEC, -1);
+}
+
+char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len)
+{
+  char what[256];
+  rlimit_name const *rl;
+  switch (f->stage) {
+    case STAGE_SESSION: snprintf(buf, len, "create a new session"); break;
+    case STAGE_SIGNALS: snprintf(buf, len, "reset signal dispositions and mask"); break;
+    case STAGE_DIRECTORY:
+      snprintf(buf, len, "change directory to %s", s->directory ? s->directory : "/");
+      break;
+    case STAGE_UMASK: snprintf(buf, len, "set umask %04o", (unsigned)s->umask); break;
+    case STAGE_RLIMITS:
+      rl = rlimit_from_resource(f->arg);
+      snprintf(buf, len, "set rlimit-%s", rl ? rl->name : "?");
+      break;
+    case STAGE_KEEPCAPS: snprintf(buf, len, "set keep-caps before leaving uid 0"); break;
+    case STAGE_GROUPS: snprintf(buf, len, "set %zu supplementary groups", s->ngroups); break;
+    case STAGE_GID: snprintf(buf, len, "set gid %u", (unsigned)s->gid); break;
+    case STAGE_UID: snprintf(buf, len, "set uid %u", (unsigned)s->uid); break;
+    case STAGE_EFFECTIVE: snprintf(buf, len, "raise the effective set to the permitted set"); break;
+    case STAGE_BOUNDING:
+      snprintf(buf, len, "drop %s from the bounding set",
+               f->arg >= 0 ? cap_name((unsigned)f->arg, what, sizeof what) : "a capability");
+      break;
+    case STAGE_INHERITABLE:
+      snprintf(buf, len, "set inheritable capabilities %s", caps_format(s->caps, what, sizeof what));
+      break;
+    case STAGE_AMBIENT:
+      if (f->arg >= 0) snprintf(buf, len, "raise ambient %s", cap_name((unsigned)f->arg, what, sizeof what));
+      else snprintf(buf, len, "clear ambient capabilities");
+      break;
+    case STAGE_SECUREBITS:
+      snprintf(buf, len, "set securebits %s (0x%x)",
+               securebits_format(s->securebits, what, sizeof what), s->securebits);
+      break;
+    case STAGE_CAPS:
+      snprintf(buf, len, "set permitted and effective capabilities to %s",
+               caps_format(s->caps, what, sizeof what));
+      break;
+    case STAGE_NNP: snprintf(buf, len, "set no_new_privs"); break;
+    case STAGE_EXEC: snprintf(buf, len, "execute %s", s->argv ? s->argv[0] : "the command"); break;
+    default: snprintf(buf, len, "start"); break;
+  }
+  return buf;
+}
+
+int priv_fail_exit_code(priv_fail const *f)
+{
+  switch (f->stage) {
+    case STAGE_SESSION: case STAGE_SIGNALS: case STAGE_DIRECTORY:
+    case STAGE_UMASK: case STAGE_RLIMITS:
+      return 111;
+    case STAGE_KEEPCAPS: case STAGE_GROUPS: case STAGE_GID: case STAGE_UID:
+      return 112;
+    case STAGE_EFFECTIVE: case STAGE_BOUNDING: case STAGE_INHERITABLE:
+    case STAGE_AMBIENT: case STAGE_CAPS:
+      return 113;
+    case STAGE_SECUREBITS: case STAGE_NNP:
+      return 114;
+    case STAGE_EXEC:
+      return f->err == ENOENT ? 127 : 126;
+  }
+  return 111;
+}
+
+char **priv_environment(svc const *s, char const *extra)
+{
+  static char const path[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+  size_t n = 0, i, has_path = 0;
+  char **env;
+  for (i = 0; i < s->nenv; i++) has_path |= !strncmp(s->env[i], "PATH=", 5);
+  env = malloc((s->nenv + 3) * sizeof *env);
+  if (!env) return 0;
+  if (!has_path) env[n++] = (char *)path;
+  for (i = 0; i < s->nenv; i++) env[n++] = s->env[i];
+  if (extra) env[n++] = (char *)extra;
+  env[n] = 0;
+  return env;
+}

@@ -1,0 +1,69 @@
+/* supervise/privilege.h -- the privilege engine: what happens between
+ * fork and exec (or, in capexec, before exec), in the fixed order of
+ * DESIGN.md.  The caller parses and resolves everything (conf/); the
+ * engine only makes syscalls, allocates nothing and touches no shared
+ * state, so it may run in a vfork-style child.  Every step is checked: on
+ * any failure it stops and says which stage failed, the errno, and the
+ * capability or resource it was working on. */
+#ifndef CAPINIT_SUPERVISE_PRIVILEGE_H
+#define CAPINIT_SUPERVISE_PRIVILEGE_H
+
+#include <stdint.h>
+
+#include "../conf/svc.h"
+
+/* In order.  The names are part of the interface (logs, tests, docs). */
+enum priv_stage {
+  STAGE_SESSION, STAGE_SIGNALS, STAGE_DIRECTORY, STAGE_UMASK, STAGE_RLIMITS,
+  STAGE_KEEPCAPS, STAGE_GROUPS, STAGE_GID, STAGE_UID, STAGE_EFFECTIVE,
+  STAGE_BOUNDING, STAGE_INHERITABLE, STAGE_AMBIENT, STAGE_SECUREBITS,
+  STAGE_CAPS, STAGE_NNP, STAGE_EXEC, STAGE_COUNT
+};
+
+extern char const *const priv_stage_names[STAGE_COUNT];
+
+typedef struct priv_fail_s {
+  int stage;               /* enum priv_stage */
+  int err;                 /* errno */
+  int arg;                 /* the capability or RLIMIT_* resource, or -1 */
+} priv_fail;
+
+/* What to apply besides the privilege stages. */
+enum {
+  PRIV_SESSION = 1,        /* setsid(): a new session and process group */
+  PRIV_SIGNALS = 2,        /* unblock every signal, default dispositions */
+  PRIV_DEFAULTS = 4,       /* directory "/" and umask 022 when not set
+                              (capinit); without it, only keys that are
+                              set (capexec, a chain-loader) */
+};
+
+/* The highest capability number of the running kernel
+ * (/proc/sys/kernel/cap_last_cap, or probed with PR_CAPBSET_READ). */
+unsigned priv_last_cap(void);
+
+/* Apply stages SESSION to NNP.  Returns 0, or -1 with *f filled. */
+int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f);
+
+/* priv_apply(), then execve(argv[0], argv, envp).  Returns only on
+ * failure, with *f filled. */
+void priv_exec(svc const *s, unsigned flags, unsigned last_cap,
+               char *const *argv, char *const *envp, priv_fail *f);
+
+/* "raise ambient cap_net_raw" -- what failed, for "unable to %s: %s". */
+char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len);
+
+/* The documented exit status of capexec for a failed stage. */
+int priv_fail_exit_code(priv_fail const *f);
+
+/* The environment a service starts with: PATH, then the service's
+ * environment keys (which may replace PATH), then extra (e.g.
+ * NOTIFY_SOCKET=..., may be NULL).  One malloc'd block. */
+char **priv_environment(svc const *s, char const *extra);
+
+#ifdef PRIV_FAULT
+/* Test builds only: make this stage fail with EPERM as if the kernel had
+ * refused it (see tests/system/test_faults.sh). -1: none. */
+extern int priv_fault_stage;
+#endif
+
+#endif
