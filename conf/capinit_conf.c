@@ -1,6 +1,7 @@
 /* conf/capinit_conf.c -- capinit.conf, the global settings: the same
  * "key = value" language as service files, with its own key table. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,8 +115,14 @@ int capinit_conf_load(conf_ctx *ctx, capinit_conf *c, char const *path)
     } else if ((r = ids_group_by_name(ctx->root, c->control_group, &c->control_gid)) > 0) {
       c->control_group_set = 1;
     } else {
-      conf_error(&w, "control-group: unknown group '%s'%s%s", c->control_group,
-                 r < 0 ? ": " : " (not in /etc/group)", r < 0 ? strerror(errno) : "");
+      char group[4096];
+      int e = errno;
+      snprintf(group, sizeof group, "%s/etc/group", strcmp(ctx->root, "/") ? ctx->root : "");
+      if (r < 0)
+        conf_error(&w, "control-group: unable to look up group '%s': %s: %s", c->control_group,
+                   group, strerror(e));
+      else
+        conf_error(&w, "control-group: unknown group '%s' (not in %s)", c->control_group, group);
     }
   }
   for (i = first; i < ctx->diags->n; i++) errors += ctx->diags->v[i].level == DIAG_ERROR;

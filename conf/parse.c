@@ -82,15 +82,17 @@ static conf_key const *key_find(conf_key const *keys, size_t nkeys, char const *
 static void unknown_key(conf_where *w, conf_key const *keys, size_t nkeys, char const *name)
 {
   size_t i, best = 3;
-  char const *guess = 0;
+  conf_key const *guess = 0;
   for (i = 0; i < nkeys; i++) {
     size_t d = distance(name, keys[i].name);
     if (d < best) {
       best = d;
-      guess = keys[i].name;
+      guess = &keys[i];
     }
   }
-  if (guess) conf_error(w, "unknown key '%s' (did you mean '%s'?)", name, guess);
+  /* a prefix key is named as the documentation writes it: rlimit-NAME */
+  if (guess) conf_error(w, "unknown key '%s' (did you mean '%s%s'?)", name, guess->name,
+                        guess->flags & KEY_PREFIX ? "NAME" : "");
   else conf_error(w, "unknown key '%s'", name);
 }
 

@@ -76,7 +76,7 @@ static int name_from_path(svc *s, char const *path)
   size_t n;
   base = base ? base + 1 : path;
   n = strlen(base);
-  if (n < 5 || strcmp(base + n - 4, ".svc")) return -1;
+  if (n < 4 || strcmp(base + n - 4, ".svc")) return -1;
   n -= 4;
   if (n > SVC_NAME_MAX) return -2;
   memcpy(s->name, base, n);
@@ -129,42 +129,41 @@ static int one_group(char const *item, void *arg)
   return 0;
 }
 
-static void resolve_ids(conf_ctx *ctx, svc *s)
+static void resolve_ids(conf_ctx *ctx, svc *s, conf_where *w)
 {
-  conf_where w = { ctx->diags, s->file, 0, 0, 0 };
   char path[4096];
   ids_user u;
   int r, have_user = 0;
   uint32_t n;
 
   etc_file(ctx, "passwd", path, sizeof path);
-  w.line = s->line[K_USER];
-  w.key = "user";
+  w->line = s->line[K_USER];
+  w->key = "user";
   if (!s->user) {
     s->uid = 0;
     s->gid = 0;
     have_user = ids_user_by_uid(ctx->root, 0, &u) > 0;
   } else if (s->user[0] >= '0' && s->user[0] <= '9') {
     if (value_id(s->user, &n) < 0) {
-      conf_error(&w, "user: invalid uid '%s'", s->user);
+      conf_error(w, "user: invalid uid '%s'", s->user);
       return;
     }
     s->uid = n;
     have_user = ids_user_by_uid(ctx->root, n, &u) > 0;
     if (have_user) s->gid = u.gid;
     else if (!s->group_text) {
-      conf_error(&w, "user: uid %s has no entry in %s, so it has no primary group: set 'group' too",
+      conf_error(w, "user: uid %s has no entry in %s, so it has no primary group: set 'group' too",
                  s->user, path);
       return;
     }
   } else {
     r = ids_user_by_name(ctx->root, s->user, &u);
     if (r < 0) {
-      conf_error(&w, "user: unable to look up user '%s': %s: %s", s->user, path, strerror(errno));
+      conf_error(w, "user: unable to look up user '%s': %s: %s", s->user, path, strerror(errno));
       return;
     }
     if (!r) {
-      conf_error(&w, "user: unknown user '%s' (not in %s)", s->user, path);
+      conf_error(w, "user: unknown user '%s' (not in %s)", s->user, path);
       return;
     }
     have_user = 1;
@@ -173,24 +172,24 @@ static void resolve_ids(conf_ctx *ctx, svc *s)
   }
 
   if (s->group_text) {
-    w.line = s->line[K_GROUP];
-    w.key = "group";
-    if (resolve_group(ctx, &w, s->group_text, &s->gid) < 0) return;
+    w->line = s->line[K_GROUP];
+    w->key = "group";
+    if (resolve_group(ctx, w, s->group_text, &s->gid) < 0) return;
   }
 
   if (s->line[K_GROUPS]) {
-    groups_acc a = { ctx, &w, s };
-    w.line = s->line[K_GROUPS];
-    w.key = "groups";
+    groups_acc a = { ctx, w, s };
+    w->line = s->line[K_GROUPS];
+    w->key = "groups";
     value_list(s->groups_text, one_group, &a);
   } else {
     gid_t *v;
     r = ids_user_groups(ctx->root, have_user ? u.name : 0, s->gid, &v);
     if (r < 0 && errno == ENOENT) r = ids_user_groups(ctx->root, 0, s->gid, &v);
     if (r < 0) {
-      w.line = s->line[K_USER];
+      w->line = s->line[K_USER];
       etc_file(ctx, "group", path, sizeof path);
-      conf_error(&w, "unable to read %s for the user's groups: %s", path, strerror(errno));
+      conf_error(w, "unable to read %s for the user's groups: %s", path, strerror(errno));
       return;
     }
     s->groups = v;
@@ -211,9 +210,21 @@ static uint64_t own_bounding(void)
   return m;
 }
 
+/* The errors already reported about this file: the checks of svc_finish()
+ * continue the parser's count, so that the "too many problems" cut-off
+ * holds for the whole file. */
+static unsigned file_errors(diag_list const *d, char const *file)
+{
+  unsigned n = 0;
+  size_t i;
+  for (i = 0; i < d->n; i++)
+    n += d->v[i].level == DIAG_ERROR && !strcmp(d->v[i].file, file);
+  return n;
+}
+
 void svc_finish(conf_ctx *ctx, svc *s)
 {
-  conf_where w = { ctx->diags, s->file, 0, 0, 0 };
+  conf_where w = { ctx->diags, s->file, 0, 0, file_errors(ctx->diags, s->file) };
   char buf[1024];
 
   if (!s->line[K_COMMAND] && !ctx->command_optional) {
@@ -234,7 +245,7 @@ void svc_finish(conf_ctx *ctx, svc *s)
                (unsigned)s->restart_delay_ms, (unsigned)s->restart_delay_max_ms);
   }
 
-  resolve_ids(ctx, s);
+  resolve_ids(ctx, s, &w);
 
   if (!s->line[K_SECUREBITS]) s->securebits = s->mode == SVC_NOROOT ? SECBITS_NOROOT_MODE : 0;
   if (!s->line[K_BOUNDING]) s->bounding = s->mode == SVC_NOROOT ? s->caps : CAPS_ALL;

@@ -122,7 +122,7 @@ int value_umask(char const *v, unsigned *out, char const **err)
     return -1;
   }
   if (x > 0777) {
-    *err = "umask out of range (at most 0777)";
+    *err = "at most 0777";
     return -1;
   }
   *out = x;
