@@ -15,7 +15,7 @@
 
 char const *PROG = "capctl";
 
-#define USAGE "usage: capctl check [-R ROOT] [-c DIR | FILE...]"
+#define USAGE "capctl check [-R ROOT] [-c DIR | FILE...]"
 
 static void help(void)
 {
@@ -35,8 +35,9 @@ static void help(void)
 "  -V, --version   print the version\n"
 "\n"
 "check prints every problem as FILE:LINE: message, on standard output.\n"
-"Exit status: 0 valid (warnings allowed), 1 problems found, 100 wrong usage,\n"
-"111 a directory or file could not be read at all.\n"
+"Exit status: 0 valid (warnings allowed), 1 problems found (an unreadable\n"
+"file is a problem), 100 wrong usage, 111 the services directory could not be\n"
+"read at all.\n"
 "See capctl(8) and capinit.svc(5).\n", stdout);
 }
 
@@ -84,6 +85,10 @@ static int check_main(int argc, char **argv)
   size_t i, refused = 0, nerr, nwarn;
   int c;
 
+  if (argc > 1 && !strcmp(argv[1], "--help")) {
+    help();
+    return 0;
+  }
   while ((c = getopt(argc, argv, "+c:R:h")) != -1) {
     switch (c) {
       case 'c': dir = optarg; break;
