@@ -75,7 +75,7 @@ $(B)/obj/%.o: %.c | $(SYSROOT_STAMP)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(CONF_OBJ)
+$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(B)/obj/supervise/capctl_explain.o $(ENGINE_OBJ) $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

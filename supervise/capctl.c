@@ -12,6 +12,7 @@
 
 #include "../conf/diag.h"
 #include "../conf/svc.h"
+#include "capctl.h"
 
 char const *PROG = "capctl";
 
@@ -26,6 +27,13 @@ static void help(void)
 "  check [-R ROOT] [-c DIR]   validate DIR/capinit.conf and DIR/services/*.svc\n"
 "  check [-R ROOT] FILE...    validate service files (their siblings are read\n"
 "                             to resolve dependencies)\n"
+"\n"
+"  explain [--json] [-c DIR] NAME|FILE... [-- CMD]\n"
+"  explain [--json] -k key=value... -- CMD\n"
+"                             predict each service's credentials after exec\n"
+"                             (ids, securebits, capability sets, AT_SECURE)\n"
+"                             and say in words what it can do; exit 1 if a\n"
+"                             launch would be refused\n"
 "\n"
 "Options:\n"
 "  -c DIR    configuration directory (default /etc/capinit)\n"
@@ -148,8 +156,14 @@ static int check_main(int argc, char **argv)
   return nerr ? 1 : 0;
 }
 
+void explain_help(void)
+{
+  help();
+}
+
 int main(int argc, char **argv)
 {
+  if (argc == 2 && !strcmp(argv[1], "__ambient-survives")) return explain_ambient_survives_main();
   if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
     help();
@@ -160,5 +174,6 @@ int main(int argc, char **argv)
     return 0;
   }
   if (!strcmp(argv[1], "check")) return check_main(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "explain")) return explain_main(argc - 1, argv + 1);
   strerr_dief3x(100, "unknown verb '", argv[1], "' (capctl --help lists them)");
 }

@@ -1,0 +1,386 @@
+/* conf/explain.c -- see explain.h.
+ *
+ * Two models, each following the kernel's own decisions step by step:
+ * the engine's syscalls (capset's and prctl's permission rules, the setuid
+ * fixups of capabilities(7)), then exec (bprm_fill_uid and the commoncap
+ * exec rule).  Tests compare every prediction with what a probe started by
+ * capexec reports from the kernel. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+
+#include "explain.h"
+#include "names.h"
+
+#define BIT(c) ((uint64_t)1 << (c))
+#define HAS(set, c) (((set) & BIT(c)) != 0)
+
+static uint64_t all_caps(unsigned last_cap)
+{
+  return last_cap >= 63 ? UINT64_MAX : BIT(last_cap + 1) - 1;
+}
+
+static void say(prediction *p, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(prediction *p, char const *fmt, ...)
+{
+  va_list ap;
+  if (p->nexposure >= EXPLAIN_LINES_MAX) return;
+  va_start(ap, fmt);
+  vsnprintf(p->exposure[p->nexposure++], sizeof p->exposure[0], fmt, ap);
+  va_end(ap);
+}
+
+static void refuse(prediction *p, char const *stage, char const *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void refuse(prediction *p, char const *stage, char const *fmt, ...)
+{
+  va_list ap;
+  if (p->refused) return;
+  p->refused = 1;
+  p->stage = stage;
+  va_start(ap, fmt);
+  vsnprintf(p->reason, sizeof p->reason, fmt, ap);
+  va_end(ap);
+}
+
+static int in_groups(cred_state const *c, uint32_t gid)
+{
+  size_t i;
+  if (c->egid == gid) return 1;
+  for (i = 0; i < c->ngroups; i++)
+    if (c->groups[i] == gid) return 1;
+  return 0;
+}
+
+static int same_group_list(cred_state const *c, svc const *s)
+{
+  size_t i, j;
+  if (c->ngroups != s->ngroups) return 0;
+  for (i = 0; i < s->ngroups; i++) {
+    for (j = 0; j < c->ngroups && c->groups[j] != s->groups[i]; j++) ;
+    if (j == c->ngroups) return 0;
+  }
+  return 1;
+}
+
+/* setres[ug]id without the capability: each new id must be one of the
+ * current three. */
+static int ids_allowed(uint32_t r, uint32_t e, uint32_t sv, uint32_t want)
+{
+  return want == r || want == e || want == sv;
+}
+
+/* The engine, stage by stage (supervise/privilege.c), on a model of the
+ * process.  Returns 0, or -1 after refuse(). */
+static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction *p)
+{
+  uint64_t mask = all_caps(k->last_cap), drop;
+  int legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT));
+  char name[64];
+  size_t i;
+  unsigned c;
+
+  /* keepcaps */
+  if (x->euid == 0 && s->uid != 0 && !(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
+    if ((x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) && !(x->securebits & (1u << SECURE_KEEP_CAPS))) {
+      refuse(p, "keepcaps", "keep-caps is locked off in the launcher");
+      return -1;
+    }
+    x->securebits |= 1u << SECURE_KEEP_CAPS;
+  }
+  /* groups, gid, uid */
+  if (!HAS(x->eff, CAP_SETGID) && !same_group_list(x, s)) {
+    refuse(p, "groups", "setting supplementary groups needs cap_setgid, which the launcher lacks");
+    return -1;
+  }
+  if (s->ngroups > EXPLAIN_GROUPS_MAX) {
+    refuse(p, "groups", "more than %d groups: not modelled", EXPLAIN_GROUPS_MAX);
+    return -1;
+  }
+  for (i = 0; i < s->ngroups; i++) x->groups[i] = s->groups[i];
+  x->ngroups = s->ngroups;
+  if (!HAS(x->eff, CAP_SETGID) && !ids_allowed(x->rgid, x->egid, x->sgid, s->gid)) {
+    refuse(p, "gid", "setting gid %u needs cap_setgid, which the launcher lacks", (unsigned)s->gid);
+    return -1;
+  }
+  x->rgid = x->egid = x->sgid = s->gid;
+  if (!HAS(x->eff, CAP_SETUID) && !ids_allowed(x->ruid, x->euid, x->suid, s->uid)) {
+    refuse(p, "uid", "setting uid %u needs cap_setuid, which the launcher lacks", (unsigned)s->uid);
+    return -1;
+  }
+  {
+    int old_root = x->ruid == 0 || x->euid == 0 || x->suid == 0;
+    int old_euid0 = x->euid == 0;
+    x->ruid = x->euid = x->suid = s->uid;
+    if (!(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
+      /* capabilities(7), "Effect of user ID changes on capabilities" (F7) */
+      if (old_root && s->uid != 0) {
+        if (!(x->securebits & (1u << SECURE_KEEP_CAPS))) x->prm = x->eff = 0;
+        x->amb = 0;
+      }
+      if (old_euid0 && s->uid != 0) x->eff = 0;
+      if (!old_euid0 && s->uid == 0) x->eff = x->prm;
+    }
+  }
+  /* effective := permitted */
+  x->eff = x->prm;
+  /* bounding */
+  drop = x->bnd & ~s->bounding & mask;
+  if (drop && !HAS(x->eff, CAP_SETPCAP)) {
+    refuse(p, "bounding", "dropping from the bounding set needs cap_setpcap, which the launcher lacks");
+    return -1;
+  }
+  x->bnd &= ~drop;
+  /* inheritable (capset's rules) */
+  if (!HAS(x->eff, CAP_SETPCAP) && (s->caps & ~(x->inh | x->prm))) {
+    refuse(p, "inheritable", "%s: not in the launcher's permitted set",
+           caps_format(s->caps & ~(x->inh | x->prm), name, sizeof name));
+    return -1;
+  }
+  if (s->caps & ~(x->inh | x->bnd)) {
+    refuse(p, "inheritable", "%s: not in the bounding set",
+           caps_format(s->caps & ~(x->inh | x->bnd), name, sizeof name));
+    return -1;
+  }
+  x->inh = s->caps;
+  x->amb &= x->prm & x->inh;
+  /* ambient */
+  x->amb = 0;
+  for (c = 0; c < 64; c++) {
+    if (!HAS(s->caps, c)) continue;
+    if (!HAS(x->prm, c) || (x->securebits & (1u << SECURE_NO_CAP_AMBIENT_RAISE))) {
+      refuse(p, "ambient", "raising ambient %s: %s", cap_name(c, name, sizeof name),
+             HAS(x->prm, c) ? "no-cap-ambient-raise is set" : "not in the permitted set");
+      return -1;
+    }
+    x->amb |= BIT(c);
+  }
+  /* securebits */
+  if (x->securebits != s->securebits) {
+    unsigned old = x->securebits, locks = old & 0xaau;
+    if (!HAS(x->eff, CAP_SETPCAP) || ((locks >> 1) & (old ^ s->securebits)) || (locks & ~s->securebits)) {
+      refuse(p, "securebits", "changing securebits from 0x%x to 0x%x: %s", old, s->securebits,
+             HAS(x->eff, CAP_SETPCAP) ? "locked bits cannot change" : "needs cap_setpcap");
+      return -1;
+    }
+    x->securebits = s->securebits;
+  }
+  /* caps */
+  if (!legacy_root) {
+    if (s->caps & ~x->prm) {
+      refuse(p, "caps", "capabilities outside the permitted set");
+      return -1;
+    }
+    x->prm = x->eff = x->inh = s->caps;
+    x->amb &= x->prm & x->inh;
+  }
+  if (s->no_new_privs) x->nnp = 1;
+  return 0;
+}
+
+static int may_execute(cred_state const *x, exec_target const *t)
+{
+  mode_t m = t->mode;
+  if (!S_ISREG(m)) return 0;
+  if (x->euid == 0 && !(x->securebits & (1u << SECURE_NOROOT)) && HAS(x->eff, CAP_DAC_OVERRIDE))
+    return (m & 0111) != 0;
+  if (HAS(x->eff, CAP_DAC_OVERRIDE)) return (m & 0111) != 0;
+  if (x->euid == t->uid) return (m & 0100) != 0;
+  if (in_groups(x, t->gid)) return (m & 0010) != 0;
+  return (m & 0001) != 0;
+}
+
+int explain_needs_setgid_rule(svc const *s, cred_state const *launcher, exec_target const *t)
+{
+  (void)launcher;
+  if (t->err || t->nosuid || s->no_new_privs || !s->caps) return 0;
+  if (!(t->mode & S_ISGID) || !(t->mode & S_IXGRP)) return 0;
+  if (t->gid == s->gid) return 0;
+  {
+    size_t i;
+    for (i = 0; i < s->ngroups; i++)
+      if (s->groups[i] == t->gid) return 1;
+  }
+  return 0;
+}
+
+/* exec: bprm_fill_uid(), then the capability rule. */
+static void exec_rule(cred_state *x, exec_target const *t, kernel_facts const *k, prediction *p)
+{
+  cred_state old = *x;
+  uint64_t newp = 0, newa;
+  int effective = 0, has_fcap = 0, is_setid, id_changed, gained;
+  char a[320], b[64];
+
+  if (!t->nosuid && !x->nnp) {
+    if (t->mode & S_ISUID) x->euid = t->uid;
+    if ((t->mode & S_ISGID) && (t->mode & S_IXGRP)) x->egid = t->gid;
+  }
+  if (t->fcaps && !t->nosuid && !(t->fcaps == 3 && t->f_rootid != 0)) {
+    if (t->fcaps_bad) {
+      refuse(p, "exec", "%s: its security.capability attribute is invalid", t->path);
+      return;
+    }
+    effective = t->f_eff;
+    has_fcap = 1;
+    newp = (old.bnd & t->f_prm) | (old.inh & t->f_inh);
+    if (effective && (t->f_prm & ~newp)) {
+      refuse(p, "exec", "%s has file capabilities %s+ep outside what the service may hold (bounding set): execve fails with EPERM (F5)",
+             t->path, caps_format(t->f_prm & ~newp, b, sizeof b));
+      return;
+    }
+  }
+  if (!(old.securebits & (1u << SECURE_NOROOT))) {
+    int suid_root = x->ruid != 0 && x->euid == 0;
+    if (!(has_fcap && suid_root)) {
+      if (x->euid == 0 || x->ruid == 0) newp = old.bnd | old.inh;
+      if (x->euid == 0) effective = 1;
+    }
+  }
+  gained = (newp & ~old.prm) != 0;
+  id_changed = x->euid != old.ruid || x->egid != old.rgid;
+  is_setid = x->euid != old.ruid ||
+             (x->egid != old.rgid &&
+              (k->setgid_rule != SETGID_RULE_KEEPS || !in_groups(&old, x->egid)));
+  if ((is_setid || gained) && x->nnp) {
+    x->euid = x->ruid;
+    x->egid = x->rgid;
+    newp &= old.prm;
+  }
+  x->suid = x->euid;
+  x->sgid = x->egid;
+  newa = (has_fcap || is_setid) ? 0 : old.amb;
+  newp |= newa;
+  x->prm = newp;
+  x->eff = effective ? newp : newa;
+  x->amb = newa;
+  x->securebits &= ~(1u << SECURE_KEEP_CAPS);
+  p->at_secure = id_changed || (x->ruid != 0 && (effective || (newp & ~newa)));
+  (void)a;
+}
+
+static char const *const root_equivalent[] = {
+  "cap_sys_admin", "cap_sys_module", "cap_sys_rawio", "cap_sys_ptrace", "cap_setuid",
+  "cap_setgid", "cap_setfcap", "cap_dac_override", "cap_fowner", "cap_chown",
+  "cap_bpf", "cap_sys_boot", "cap_mknod",
+};
+
+static void exposure(svc const *s, cred_state const *x, exec_target const *t,
+                     kernel_facts const *k, prediction *p)
+{
+  uint64_t mask = all_caps(k->last_cap);
+  int legacy_root = x->euid == 0 && !(x->securebits & (1u << SECURE_NOROOT));
+  char buf[1024], one[64];
+  size_t i;
+
+  if (legacy_root && (x->bnd & mask) == mask && (x->eff & mask) == mask)
+    say(p, "legacy root with full bounding set: full root");
+  else if (legacy_root && x->eff)
+    say(p, "legacy root: holds every capability of its bounding set (%s)", caps_format(x->eff, buf, sizeof buf));
+  else if (legacy_root)
+    say(p, "legacy root with no capabilities: uid 0 owns root's files, but has no privilege");
+  else if (x->euid == 0 && !x->prm && !(x->bnd & mask))
+    say(p, "uid 0 in a %snoroot tree with an empty bounding set: root without power",
+        (x->securebits & (1u << SECURE_NOROOT_LOCKED)) ? "locked " : "");
+  else if (!x->prm)
+    say(p, "no capabilities: runs with the rights of uid %u only", (unsigned)x->euid);
+  else
+    say(p, "holds %s", caps_format(x->prm, buf, sizeof buf));
+
+  for (i = 0; i < sizeof root_equivalent / sizeof root_equivalent[0]; i++) {
+    unsigned c;
+    if (cap_from_text_name(root_equivalent[i], &c) < 0) continue;
+    if (HAS(x->eff, c) && !legacy_root)
+      say(p, "%s is root-equivalent in practice", cap_name(c, one, sizeof one));
+  }
+  if (t->fcaps && !t->nosuid && (t->f_prm | t->f_inh)) {
+    uint64_t got = (t->f_prm | t->f_inh) & x->prm;
+    if (t->multicall && got)
+      say(p, "file capability on a multi-call binary (%s): every applet gets %s",
+          t->multicall, caps_format(got, buf, sizeof buf));
+    else if (got)
+      say(p, "the file capabilities of %s give %s", t->path, caps_format(got, buf, sizeof buf));
+    else if (x->nnp)
+      say(p, "the file capabilities of %s are blocked by no-new-privileges", t->path);
+  }
+  if ((t->mode & S_ISUID) && !t->nosuid) {
+    if (x->nnp) say(p, "%s is setuid: ignored under no-new-privileges", t->path);
+    else if (t->uid == 0 && (x->securebits & (1u << SECURE_NOROOT)))
+      say(p, "%s is setuid root: euid 0, but noroot gives it no capability", t->path);
+    else if (t->uid == 0)
+      say(p, "%s is setuid root: it runs as root", t->path);
+    else
+      say(p, "%s is setuid to uid %u", t->path, (unsigned)t->uid);
+  }
+  if ((t->mode & S_ISGID) && (t->mode & S_IXGRP) && !t->nosuid && !x->nnp)
+    say(p, "%s is setgid to gid %u", t->path, (unsigned)t->gid);
+  if (!s->no_new_privs && !x->nnp) {
+    if (x->securebits & (1u << SECURE_NOROOT))
+      say(p, "noroot without no-new-privileges: file-capability binaries can raise privilege");
+    else if (!legacy_root)
+      say(p, "without no-new-privileges, setuid-root and file-capability binaries can raise privilege");
+  }
+  if (k->setgid_rule == SETGID_RULE_UNKNOWN && explain_needs_setgid_rule(s, x, t))
+    say(p, "the kernel's rule for ambient capabilities across a setgid exec could not be detected (run as root): assumed they are cleared");
+}
+
+void explain_predict(svc const *s, cred_state const *launcher, exec_target const *t,
+                     kernel_facts const *k, prediction *p)
+{
+  cred_state x = *launcher;
+  memset(p, 0, sizeof *p);
+  if (s->refused) {
+    refuse(p, "spec", "the service file has errors (capctl check)");
+    p->after = x;
+    return;
+  }
+  if (engine(s, &x, k, p) == 0) {
+    if (t->err) refuse(p, "exec", "%s: %s", t->path, strerror(t->err));
+    else if (!may_execute(&x, t)) refuse(p, "exec", "%s: permission denied (not executable for uid %u)", t->path, (unsigned)x.euid);
+    else exec_rule(&x, t, k, p);
+  }
+  p->after = x;
+  if (!p->refused) exposure(s, &x, t, k, p);
+}
+
+int explain_parse_fcaps(unsigned char const *v, size_t len, exec_target *t)
+{
+  uint32_t magic, w[5];
+  size_t i;
+  if (len < 4) return -1;
+  for (i = 0; i < 5 && 4 * (i + 1) <= len; i++)
+    w[i] = (uint32_t)v[4 * i] | (uint32_t)v[4 * i + 1] << 8 | (uint32_t)v[4 * i + 2] << 16 |
+           (uint32_t)v[4 * i + 3] << 24;
+  magic = w[0];
+  t->f_eff = (magic & VFS_CAP_FLAGS_EFFECTIVE) != 0;
+  switch (magic & VFS_CAP_REVISION_MASK) {
+    case VFS_CAP_REVISION_1:
+      if (len != XATTR_CAPS_SZ_1) return -1;
+      t->fcaps = 1;
+      t->f_prm = w[1];
+      t->f_inh = w[2];
+      return 0;
+    case VFS_CAP_REVISION_2:
+      if (len != XATTR_CAPS_SZ_2) return -1;
+      t->fcaps = 2;
+      break;
+    case VFS_CAP_REVISION_3:
+      if (len != XATTR_CAPS_SZ_3) return -1;
+      t->fcaps = 3;
+      t->f_rootid = (uint32_t)v[20] | (uint32_t)v[21] << 8 | (uint32_t)v[22] << 16 | (uint32_t)v[23] << 24;
+      break;
+    default:
+      return -1;
+  }
+  {
+    uint32_t w2[5];
+    for (i = 0; i < 5; i++)
+      w2[i] = (uint32_t)v[4 * i] | (uint32_t)v[4 * i + 1] << 8 | (uint32_t)v[4 * i + 2] << 16 |
+              (uint32_t)v[4 * i + 3] << 24;
+    t->f_prm = w2[1] | (uint64_t)w2[3] << 32;
+    t->f_inh = w2[2] | (uint64_t)w2[4] << 32;
+  }
+  return 0;
+}

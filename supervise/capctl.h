@@ -1,0 +1,10 @@
+/* supervise/capctl.h -- the verbs of capctl, one file each. */
+#ifndef CAPINIT_SUPERVISE_CAPCTL_H
+#define CAPINIT_SUPERVISE_CAPCTL_H
+
+int explain_main(int argc, char **argv);
+void explain_help(void);
+/* The hidden verb run by explain's own kernel-rule detection. */
+int explain_ambient_survives_main(void);
+
+#endif

@@ -1,0 +1,374 @@
+/* supervise/capctl_explain.c -- `capctl explain`: read what the prediction
+ * needs (the launcher's credentials, the command's file, the kernel's
+ * rules), let conf/explain.c predict, print it as text or JSON.
+ *
+ * The launcher is capctl itself: run it with capinit's credentials (root,
+ * full capabilities) to predict what capinit will start. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include <skalibs/strerr.h>
+
+#include "../conf/diag.h"
+#include "../conf/explain.h"
+#include "../conf/names.h"
+#include "../conf/svc.h"
+#include "capctl.h"
+#include "privilege.h"
+
+static int read_launcher(cred_state *c)
+{
+  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct d[2];
+  gid_t g[EXPLAIN_GROUPS_MAX];
+  long n, i;
+  unsigned cap;
+  memset(c, 0, sizeof *c);
+  if (syscall(SYS_getresuid, &c->ruid, &c->euid, &c->suid) < 0 ||
+      syscall(SYS_getresgid, &c->rgid, &c->egid, &c->sgid) < 0 ||
+      (n = syscall(SYS_getgroups, EXPLAIN_GROUPS_MAX, g)) < 0 ||
+      syscall(SYS_capget, &h, d) < 0)
+    return -1;
+  for (i = 0; i < n; i++) c->groups[i] = g[i];
+  c->ngroups = (size_t)n;
+  c->inh = d[0].inheritable | (uint64_t)d[1].inheritable << 32;
+  c->prm = d[0].permitted | (uint64_t)d[1].permitted << 32;
+  c->eff = d[0].effective | (uint64_t)d[1].effective << 32;
+  for (cap = 0; cap < 64; cap++) {
+    int r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+    if (r < 0) break;
+    if (r) c->bnd |= (uint64_t)1 << cap;
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) > 0) c->amb |= (uint64_t)1 << cap;
+  }
+  c->securebits = (unsigned)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+  c->nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) > 0;
+  return 0;
+}
+
+/* A multi-call binary names itself in its own text. */
+static char const *multicall_name(char const *path)
+{
+  static char const *const marks[][2] = {
+    { "BusyBox v", "busybox" }, { "Toybox ", "toybox" },
+  };
+  char buf[65536 + 16];
+  size_t keep = 0, i;
+  ssize_t r;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  off_t total = 0;
+  if (fd < 0) return 0;
+  while (total < (64 << 20) && (r = read(fd, buf + keep, sizeof buf - 16 - keep)) > 0) {
+    size_t len = keep + (size_t)r;
+    total += r;
+    for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
+      if (memmem(buf, len, marks[i][0], strlen(marks[i][0]))) {
+        close(fd);
+        return marks[i][1];
+      }
+    keep = len < 16 ? len : 16;
+    memmove(buf, buf + len - keep, keep);
+  }
+  close(fd);
+  return 0;
+}
+
+static void read_target(char const *path, exec_target *t)
+{
+  struct stat st;
+  struct statvfs vfs;
+  unsigned char v[64];
+  ssize_t n;
+  memset(t, 0, sizeof *t);
+  t->path = path;
+  if (stat(path, &st) < 0) {
+    t->err = errno;
+    return;
+  }
+  t->mode = st.st_mode;
+  t->uid = st.st_uid;
+  t->gid = st.st_gid;
+  if (statvfs(path, &vfs) == 0) t->nosuid = (vfs.f_flag & ST_NOSUID) != 0;
+  n = getxattr(path, "security.capability", v, sizeof v);
+  if (n >= 0 && explain_parse_fcaps(v, (size_t)n, t) < 0) {
+    t->fcaps = 2;
+    t->fcaps_bad = 1;
+  }
+  if (S_ISREG(st.st_mode)) t->multicall = multicall_name(path);
+}
+
+/* F6, detected on the running kernel: a child keeps one ambient
+ * capability, takes the group of a setgid copy of this program as a
+ * supplementary group, and execs it; the copy exits 0 if the ambient
+ * capability survived.  Needs root; the copy lives in a private directory
+ * on a filesystem that honours set-id bits, and is removed at once. */
+static enum setgid_rule detect_setgid_rule(void)
+{
+  static char const *const dirs[] = { "/run", "/tmp", "/dev/shm", "/var/tmp" };
+  char dir[64], path[96];
+  struct statvfs vfs;
+  size_t i;
+  int in, out, status;
+  pid_t pid;
+  gid_t const g = 0x7ffffff0;
+  enum setgid_rule rule = SETGID_RULE_UNKNOWN;
+
+  if (geteuid() != 0 || prctl(PR_CAPBSET_READ, CAP_NET_RAW, 0, 0, 0) != 1) return rule;
+  for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    if (statvfs(dirs[i], &vfs) < 0 || (vfs.f_flag & (ST_NOSUID | ST_RDONLY))) continue;
+    snprintf(dir, sizeof dir, "%s/capctl.XXXXXX", dirs[i]);
+    if (mkdtemp(dir)) break;
+  }
+  if (i == sizeof dirs / sizeof dirs[0]) return rule;
+  chmod(dir, 0711);  /* the child, uid 65534, must reach the copy */
+  snprintf(path, sizeof path, "%s/probe", dir);
+  in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+  if (in >= 0 && out >= 0) {
+    char buf[65536];
+    ssize_t r;
+    int ok = 1;
+    while (ok && (r = read(in, buf, sizeof buf)) > 0) ok = write(out, buf, (size_t)r) == r;
+    if (ok && fchown(out, 0, g) == 0 && fchmod(out, 02755) == 0 && close(out) == 0) {
+      out = -1;
+      pid = fork();
+      if (pid == 0) {
+        gid_t one = g;
+        struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+        struct __user_cap_data_struct d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+        char *argv[] = { path, (char *)"__ambient-survives", 0 };
+        char *envp[] = { 0 };
+        d[0].permitted = d[0].effective = d[0].inheritable = 1u << CAP_NET_RAW;
+        if (syscall(SYS_setgroups, 1, &one) < 0 || syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
+            prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || syscall(SYS_setresuid, 65534, 65534, 65534) < 0 ||
+            syscall(SYS_capset, &h, d) < 0 ||
+            prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) < 0)
+          _exit(3);
+        execve(path, argv, envp);
+        _exit(4);
+      }
+      if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
+        if (WEXITSTATUS(status) == 0) rule = SETGID_RULE_KEEPS;
+        else if (WEXITSTATUS(status) == 1) rule = SETGID_RULE_CLEARS;
+      }
+    }
+  }
+  if (in >= 0) close(in);
+  if (out >= 0) close(out);
+  unlink(path);
+  rmdir(dir);
+  return rule;
+}
+
+int explain_ambient_survives_main(void)
+{
+  return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, CAP_NET_RAW, 0, 0) == 1 ? 0 : 1;
+}
+
+static char const *rule_name(enum setgid_rule r)
+{
+  return r == SETGID_RULE_KEEPS ? "keeps" : r == SETGID_RULE_CLEARS ? "clears" : "unknown";
+}
+
+static void json_string(FILE *f, char const *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static int cmp_u32(void const *a, void const *b)
+{
+  uint32_t x = *(uint32_t const *)a, y = *(uint32_t const *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void print_json(FILE *f, svc const *s, char const *target, prediction *p, int last)
+{
+  cred_state *a = &p->after;
+  size_t i;
+  qsort(a->groups, a->ngroups, sizeof a->groups[0], cmp_u32);
+  fprintf(f, "  {\n    \"name\": ");
+  json_string(f, s->name[0] ? s->name : s->file);
+  fprintf(f, ",\n    \"file\": ");
+  json_string(f, s->file);
+  fprintf(f, ",\n    \"command\": ");
+  json_string(f, target ? target : "");
+  fprintf(f, ",\n    \"launch\": \"%s\",\n", p->refused ? "refused" : "ok");
+  if (p->refused) {
+    fprintf(f, "    \"stage\": \"%s\",\n    \"reason\": ", p->stage);
+    json_string(f, p->reason);
+    fprintf(f, ",\n");
+  }
+  fprintf(f, "    \"uid\": %u,\n    \"euid\": %u,\n    \"suid\": %u,\n", a->ruid, a->euid, a->suid);
+  fprintf(f, "    \"gid\": %u,\n    \"egid\": %u,\n    \"sgid\": %u,\n", a->rgid, a->egid, a->sgid);
+  fprintf(f, "    \"groups\": [");
+  for (i = 0; i < a->ngroups; i++) fprintf(f, "%s%u", i ? ", " : "", a->groups[i]);
+  fprintf(f, "],\n");
+  fprintf(f, "    \"securebits\": %u,\n", a->securebits);
+  fprintf(f, "    \"cap_inh\": \"%016" PRIx64 "\",\n", a->inh);
+  fprintf(f, "    \"cap_prm\": \"%016" PRIx64 "\",\n", a->prm);
+  fprintf(f, "    \"cap_eff\": \"%016" PRIx64 "\",\n", a->eff);
+  fprintf(f, "    \"cap_bnd\": \"%016" PRIx64 "\",\n", a->bnd);
+  fprintf(f, "    \"cap_amb\": \"%016" PRIx64 "\",\n", a->amb);
+  fprintf(f, "    \"no_new_privs\": %s,\n", a->nnp ? "true" : "false");
+  fprintf(f, "    \"at_secure\": %s,\n", p->at_secure ? "true" : "false");
+  fprintf(f, "    \"exposure\": [");
+  for (i = 0; i < p->nexposure; i++) {
+    fprintf(f, "%s\n      ", i ? "," : "");
+    json_string(f, p->exposure[i]);
+  }
+  fprintf(f, "%s]\n  }%s\n", p->nexposure ? "\n    " : "", last ? "" : ",");
+}
+
+static void print_text(FILE *f, svc const *s, char const *target, prediction *p)
+{
+  cred_state *a = &p->after;
+  char buf[1024];
+  size_t i;
+  fprintf(f, "%s (%s)\n", s->name[0] ? s->name : s->file, s->file);
+  fprintf(f, "  command      %s\n", target ? target : "(none)");
+  if (p->refused) {
+    fprintf(f, "  launch       REFUSED at stage %s: %s\n\n", p->stage, p->reason);
+    return;
+  }
+  fprintf(f, "  launch       ok\n");
+  fprintf(f, "  uid          %u (euid %u, suid %u)\n", a->ruid, a->euid, a->suid);
+  fprintf(f, "  gid          %u (egid %u, sgid %u)\n", a->rgid, a->egid, a->sgid);
+  fprintf(f, "  groups      ");
+  for (i = 0; i < a->ngroups; i++) fprintf(f, " %u", a->groups[i]);
+  fprintf(f, "%s\n", a->ngroups ? "" : " none");
+  fprintf(f, "  securebits   %s (0x%x)\n", securebits_format(a->securebits, buf, sizeof buf), a->securebits);
+  fprintf(f, "  bounding     %s\n", caps_format(a->bnd, buf, sizeof buf));
+  fprintf(f, "  inheritable  %s\n", caps_format(a->inh, buf, sizeof buf));
+  fprintf(f, "  permitted    %s\n", caps_format(a->prm, buf, sizeof buf));
+  fprintf(f, "  effective    %s\n", caps_format(a->eff, buf, sizeof buf));
+  fprintf(f, "  ambient      %s\n", caps_format(a->amb, buf, sizeof buf));
+  fprintf(f, "  no_new_privs %s\n", a->nnp ? "yes" : "no");
+  fprintf(f, "  AT_SECURE    %s\n", p->at_secure ? "yes" : "no");
+  for (i = 0; i < p->nexposure; i++) fprintf(f, "  exposure     %s\n", p->exposure[i]);
+  fputc('\n', f);
+}
+
+#define USAGE "capctl explain [--json] [-c DIR] NAME|FILE... [-- CMD] | capctl explain [--json] -k key=value... -- CMD"
+
+int explain_main(int argc, char **argv)
+{
+  char const *dir = "/etc/capinit";
+  diag_list diags = { 0, 0, 0 };
+  conf_ctx ctx = { "/", &diags, 1, 0 };
+  cred_state launcher;
+  kernel_facts k;
+  int json = 0, c, i, any_refused = 0, detected = 0;
+  char **cmd = 0;
+  svc_set set = { 0, 0 };
+  svc **chosen;
+  char const **pairs;
+  size_t n = 0, j, npairs = 0;
+
+  if (argc > 1 && !strcmp(argv[1], "--help")) {
+    explain_help();
+    return 0;
+  }
+  for (i = 1; i < argc && !strcmp(argv[i], "--json"); i++) json = 1;
+  argc -= i - 1;
+  argv += i - 1;
+  pairs = calloc((size_t)argc + 1, sizeof *pairs);
+  if (!pairs) strerr_diefu1sys(111, "allocate memory");
+  while ((c = getopt(argc, argv, "+c:k:jh")) != -1) {
+    switch (c) {
+      case 'c': dir = optarg; break;
+      case 'k': pairs[npairs++] = optarg; break;
+      case 'j': json = 1; break;
+      case 'h': explain_help(); return 0;
+      default: strerr_dieusage(100, USAGE);
+    }
+  }
+  if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+    /* getopt took the "--": all that follows is the command */
+    cmd = argv + optind;
+    argc = 0;
+  } else {
+    argc -= optind;
+    argv += optind;
+  }
+  for (i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--json")) json = 1;
+    else if (!strcmp(argv[i], "--")) {
+      cmd = argv + i + 1;
+      argc = i;
+      break;
+    }
+  }
+  if (!argc && !npairs) strerr_dieusage(100, USAGE);
+  if (argc && npairs) strerr_dief1x(100, "use NAME|FILE or -k key=value, not both");
+  if (cmd && (!*cmd || cmd[0][0] != '/')) strerr_dief1x(100, "-- needs an absolute command path");
+
+  chosen = calloc((size_t)argc + 1, sizeof *chosen);
+  if (!chosen) strerr_diefu1sys(111, "allocate memory");
+  if (npairs) {
+    set.v = calloc(1, sizeof *set.v);
+    if (!set.v) strerr_diefu1sys(111, "allocate memory");
+    set.v[set.n++] = chosen[n++] = svc_load_pairs(&ctx, "-k", pairs, npairs);
+  }
+  for (i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--json")) continue;
+    if (strchr(argv[i], '/') || (strlen(argv[i]) > 4 && !strcmp(argv[i] + strlen(argv[i]) - 4, ".svc"))) {
+      svc_set_add_file(&ctx, &set, argv[i]);
+    } else {
+      char path[4096];
+      if (!svc_name_valid(argv[i])) strerr_dief3x(100, "invalid service name '", argv[i], "'");
+      snprintf(path, sizeof path, "%s/services/%s.svc", dir, argv[i]);
+      svc_set_add_file(&ctx, &set, path);
+    }
+    chosen[n++] = set.v[set.n - 1];
+  }
+  diag_sort(&diags);
+  diag_print(&diags, 2);
+
+  if (read_launcher(&launcher) < 0) strerr_diefu1sys(111, "read this process's credentials");
+  k.last_cap = priv_last_cap();
+  k.setgid_rule = SETGID_RULE_UNKNOWN;
+  if (json) printf("[\n");
+  for (j = 0; j < n; j++) {
+    svc *s = chosen[j];
+    char const *target = cmd ? cmd[0] : s->argv ? s->argv[0] : 0;
+    exec_target t;
+    prediction p;
+    read_target(target ? target : "", &t);
+    if (!target) t.err = ENOENT;
+    if (!detected && explain_needs_setgid_rule(s, &launcher, &t)) {
+      k.setgid_rule = detect_setgid_rule();
+      detected = 1;
+    }
+    explain_predict(s, &launcher, &t, &k, &p);
+    any_refused |= p.refused;
+    if (json) print_json(stdout, s, target, &p, j + 1 == n);
+    else print_text(stdout, s, target, &p);
+  }
+  if (json) printf("]\n");
+  if (detected && !json && k.setgid_rule != SETGID_RULE_UNKNOWN)
+    printf("kernel: exec of a setgid file whose group is one of the process's groups %s ambient capabilities (detected on this kernel)\n",
+           rule_name(k.setgid_rule));
+  svc_set_free(&set);
+  free(chosen);
+  free(pairs);
+  diag_free(&diags);
+  return any_refused ? 1 : 0;
+}

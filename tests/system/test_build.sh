@@ -1,0 +1,38 @@
+#!/bin/sh
+# System tests of the build itself: up to date after make, install with
+# DESTDIR and PREFIX, man pages that render, static and stripped binaries.
+B=${1:-build}
+. tests/lib.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+make -q all B="$B" >/dev/null 2>&1
+t_eq "$?" 0 "make -q: nothing left to rebuild after make"
+
+make -s install B="$B" DESTDIR="$T/dest" PREFIX=/opt/capinit >"$T/log" 2>&1
+t_eq "$?" 0 "make install DESTDIR=... PREFIX=/opt/capinit"
+for f in sbin/capctl sbin/capexec share/man/man5/capinit.svc.5 share/man/man8/capctl.8 share/man/man8/capexec.8; do
+  [ -f "$T/dest/opt/capinit/$f" ]
+  t_ok $? "installed $f"
+done
+t_eq "$(find "$T/dest" -type f | wc -l)" 5 "nothing else installed"
+
+for p in capctl capexec; do
+  f=$(file -b "$B/bin/$p")
+  case $f in *"statically linked"*", stripped"*) r=0 ;; *) r=1 ;; esac
+  t_ok $r "$p is static and stripped ($f)"
+  size=$(stat -c %s "$B/bin/$p")
+  [ "$size" -le 153600 ]
+  t_ok $? "$p is at most 150 KB ($size bytes)"
+done
+
+for m in capinit.svc.5 capctl.8 capexec.8; do
+  MANWIDTH=80 man --warnings -l "$B/man/$m" >"$T/page" 2>"$T/warn"
+  t_eq "$?:$(cat "$T/warn")" "0:" "man -l $m renders without warnings"
+  lines=$(wc -l <"$T/page")
+  [ "$lines" -gt 40 ]
+  t_ok $? "man -l $m has a body ($lines lines)"
+done
+MANWIDTH=80 man -l "$B/man/capinit.svc.5" 2>/dev/null | grep -q 'no-new-privileges'
+t_ok $? "capinit.svc(5) shows the key no-new-privileges"
+t_done
