@@ -88,6 +88,10 @@ $(B)/bin/capexec: $(B)/obj/supervise/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 # Test-only programs: the credentials probe, and capexec built with the
 # fault-injection layer (-DPRIV_FAULT), which release builds never have.
 TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault
+BUSYBOX := $(B)/debs/busybox-static/bin/busybox
+
+$(BUSYBOX): mk/extract-deb.sh | $(DEPS_STAMP)
+	@sh mk/extract-deb.sh $(B) busybox-static
 
 $(B)/tests/probe: $(B)/obj/tests/probe.o
 	@mkdir -p $(@D)
@@ -115,7 +119,7 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-check: all $(UNIT_BINS) $(TEST_BINS) $(CHECK_STAMP)
+check: all $(UNIT_BINS) $(TEST_BINS) $(BUSYBOX) $(CHECK_STAMP)
 	@sh tests/run $(B)
 
 demo: all

@@ -275,8 +275,11 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
   char buf[1024], one[64];
   size_t i;
 
-  if (legacy_root && (x->bnd & mask) == mask && (x->eff & mask) == mask)
+  if (legacy_root && s->bounding == CAPS_ALL && (x->eff & mask) == mask)
     say(p, "legacy root with full bounding set: full root");
+  else if (legacy_root && s->bounding == CAPS_ALL && x->eff)
+    say(p, "legacy root with full bounding set: full root (but for %s, which the launcher's bounding set lacks)",
+        caps_format(mask & ~x->eff, buf, sizeof buf));
   else if (legacy_root && x->eff)
     say(p, "legacy root: holds every capability of its bounding set (%s)", caps_format(x->eff, buf, sizeof buf));
   else if (legacy_root)

@@ -205,7 +205,7 @@ static void print_json(FILE *f, svc const *s, char const *target, prediction *p,
   size_t i;
   qsort(a->groups, a->ngroups, sizeof a->groups[0], cmp_u32);
   fprintf(f, "  {\n    \"name\": ");
-  json_string(f, s->name[0] ? s->name : s->file);
+  json_string(f, strcmp(s->file, "-k") ? s->name : "");
   fprintf(f, ",\n    \"file\": ");
   json_string(f, s->file);
   fprintf(f, ",\n    \"command\": ");
@@ -237,12 +237,29 @@ static void print_json(FILE *f, svc const *s, char const *target, prediction *p,
   fprintf(f, "%s]\n  }%s\n", p->nexposure ? "\n    " : "", last ? "" : ",");
 }
 
-static void print_text(FILE *f, svc const *s, char const *target, prediction *p)
+/* A set as names; a large one as "all" or "all except ...". */
+static char *set_text(uint64_t set, unsigned last_cap, char *buf, size_t len)
+{
+  uint64_t all = last_cap >= 63 ? UINT64_MAX : ((uint64_t)1 << (last_cap + 1)) - 1;
+  size_t n;
+  if ((set & all) == all) {
+    snprintf(buf, len, "all");
+  } else if (__builtin_popcountll(set & all) > __builtin_popcountll(all) / 2) {
+    n = (size_t)snprintf(buf, len, "all except ");
+    if (n < len) caps_format(all & ~set, buf + n, len - n);
+  } else {
+    caps_format(set, buf, len);
+  }
+  return buf;
+}
+
+static void print_text(FILE *f, svc const *s, char const *target, prediction *p, unsigned last_cap)
 {
   cred_state *a = &p->after;
   char buf[1024];
   size_t i;
-  fprintf(f, "%s (%s)\n", s->name[0] ? s->name : s->file, s->file);
+  if (!strcmp(s->file, "-k")) fprintf(f, "the spec given with -k\n");
+  else fprintf(f, "%s (%s)\n", s->name[0] ? s->name : s->file, s->file);
   fprintf(f, "  command      %s\n", target ? target : "(none)");
   if (p->refused) {
     fprintf(f, "  launch       REFUSED at stage %s: %s\n\n", p->stage, p->reason);
@@ -255,11 +272,11 @@ static void print_text(FILE *f, svc const *s, char const *target, prediction *p)
   for (i = 0; i < a->ngroups; i++) fprintf(f, " %u", a->groups[i]);
   fprintf(f, "%s\n", a->ngroups ? "" : " none");
   fprintf(f, "  securebits   %s (0x%x)\n", securebits_format(a->securebits, buf, sizeof buf), a->securebits);
-  fprintf(f, "  bounding     %s\n", caps_format(a->bnd, buf, sizeof buf));
-  fprintf(f, "  inheritable  %s\n", caps_format(a->inh, buf, sizeof buf));
-  fprintf(f, "  permitted    %s\n", caps_format(a->prm, buf, sizeof buf));
-  fprintf(f, "  effective    %s\n", caps_format(a->eff, buf, sizeof buf));
-  fprintf(f, "  ambient      %s\n", caps_format(a->amb, buf, sizeof buf));
+  fprintf(f, "  bounding     %s\n", set_text(a->bnd, last_cap, buf, sizeof buf));
+  fprintf(f, "  inheritable  %s\n", set_text(a->inh, last_cap, buf, sizeof buf));
+  fprintf(f, "  permitted    %s\n", set_text(a->prm, last_cap, buf, sizeof buf));
+  fprintf(f, "  effective    %s\n", set_text(a->eff, last_cap, buf, sizeof buf));
+  fprintf(f, "  ambient      %s\n", set_text(a->amb, last_cap, buf, sizeof buf));
   fprintf(f, "  no_new_privs %s\n", a->nnp ? "yes" : "no");
   fprintf(f, "  AT_SECURE    %s\n", p->at_secure ? "yes" : "no");
   for (i = 0; i < p->nexposure; i++) fprintf(f, "  exposure     %s\n", p->exposure[i]);
@@ -360,7 +377,7 @@ int explain_main(int argc, char **argv)
     explain_predict(s, &launcher, &t, &k, &p);
     any_refused |= p.refused;
     if (json) print_json(stdout, s, target, &p, j + 1 == n);
-    else print_text(stdout, s, target, &p);
+    else print_text(stdout, s, target, &p, k.last_cap);
   }
   if (json) printf("]\n");
   if (detected && !json && k.setgid_rule != SETGID_RULE_UNKNOWN)

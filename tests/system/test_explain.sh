@@ -1,0 +1,86 @@
+#!/bin/sh
+# System tests of `capctl explain`: the words it says about exposure, its
+# refusals, its JSON, and finding services by name.  (Its numbers are
+# compared with the kernel in test_differential.sh.)
+B=${1:-build}
+. tests/lib.sh
+CAPCTL=$(pwd)/$B/bin/capctl
+BUSYBOX=$(pwd)/$B/debs/busybox-static/bin/busybox
+PROBE=$(pwd)/$B/tests/probe
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+chmod 755 "$T"
+
+exposure() { # ARGS... -> the exposure lines, one per line
+  "$CAPCTL" explain "$@" | sed -n 's/^  exposure     //p'
+}
+
+t_eq "$(exposure -k description=root -- /bin/true | sed 's/ (but for .*//')" \
+  "legacy root with full bounding set: full root" "legacy root, bounding all: full root"
+t_eq "$(exposure -k bounding=net_raw,chown -- /bin/true)" \
+  "legacy root: holds every capability of its bounding set (cap_chown,cap_net_raw)" "legacy root, partial bounding: names what it holds"
+t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -- /bin/sh)" \
+  "uid 0 in a locked noroot tree with an empty bounding set: root without power" "the powerless console"
+t_eq "$(exposure -k user=nobody -k mode=noroot -k capabilities=net_bind_service -- /bin/true)" \
+  "holds cap_net_bind_service
+noroot without no-new-privileges: file-capability binaries can raise privilege" "noroot without nnp: says file caps can raise privilege"
+t_eq "$(exposure -k user=nobody -k mode=noroot -k capabilities=net_bind_service -k no-new-privileges=yes -- /bin/true)" \
+  "holds cap_net_bind_service" "noroot with nnp: only what it holds"
+t_eq "$(exposure -k user=nobody -k capabilities=sys_admin -k no-new-privileges=yes -- /bin/true)" \
+  "holds cap_sys_admin
+cap_sys_admin is root-equivalent in practice" "cap_sys_admin named root-equivalent"
+t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -- /bin/true)" \
+  "no capabilities: runs with the rights of uid 65534 only" "an unprivileged service"
+
+cp "$BUSYBOX" "$T/busybox"
+setcap cap_net_raw+ep "$T/busybox"
+t_eq "$(exposure -k user=nobody -k no-new-privileges=no -- "$T/busybox")" \
+  "holds cap_net_raw
+file capability on a multi-call binary (busybox): every applet gets cap_net_raw
+without no-new-privileges, setuid-root and file-capability binaries can raise privilege" \
+  "file caps on busybox: every applet gets them"
+cp "$PROBE" "$T/ping"
+setcap cap_net_raw+ep "$T/ping"
+t_eq "$(exposure -k user=nobody -- "$T/ping" | sed -n 2p)" \
+  "the file capabilities of $T/ping give cap_net_raw" "control: file caps on a single-purpose binary are not called multi-call"
+t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -- "$T/ping")" \
+  "no capabilities: runs with the rights of uid 65534 only
+the file capabilities of $T/ping are blocked by no-new-privileges" "nnp blocks file caps, and says so"
+cp "$PROBE" "$T/suid"
+chmod 4755 "$T/suid"
+t_eq "$(exposure -k user=nobody -k mode=noroot -- "$T/suid" | sed -n 2p)" \
+  "$T/suid is setuid root: euid 0, but noroot gives it no capability" "setuid root in a noroot tree"
+t_eq "$(exposure -k user=nobody -- "$T/suid" | sed -n 2p)" \
+  "$T/suid is setuid root: it runs as root" "control: setuid root in a legacy tree runs as root"
+
+# refusals: exit 1, the stage and the reason
+out=$("$CAPCTL" explain -k user=nobody -k bounding=chown -- "$T/ping"); rc=$?
+t_eq "$rc:$(echo "$out" | sed -n 's/^  launch *//p')" \
+  "1:REFUSED at stage exec: $T/ping has file capabilities cap_net_raw+ep outside what the service may hold (bounding set): execve fails with EPERM (F5)" \
+  "an +ep file outside the bounding set: refused at exec (F5)"
+out=$("$CAPCTL" explain -k user=nobody -- /nonexistent); rc=$?
+t_eq "$rc:$(echo "$out" | sed -n 's/^  launch *//p')" "1:REFUSED at stage exec: /nonexistent: No such file or directory" "a missing command: refused"
+"$CAPCTL" explain -k user=nobody -k bounding=chown -- /bin/true >/dev/null; t_eq "$?" 0 "control: the same spec with a plain file: exit 0"
+out=$(capsh --drop=cap_net_raw -- -c "'$CAPCTL' explain -k user=nobody -k capabilities=net_raw -- /bin/true" | sed -n 's/^  launch *//p')
+t_eq "$out" "REFUSED at stage inheritable: cap_net_raw: not in the bounding set" "a launcher without the cap: refused before exec"
+
+# by name from a configuration directory, and JSON
+mkdir -p "$T/c/services"
+printf 'command = /bin/busybox httpd -f\nuser = nobody\nmode = noroot\ncapabilities = net_bind_service\nno-new-privileges = yes\n' > "$T/c/services/web.svc"
+printf 'command = /bin/true\nusr = x\n' > "$T/c/services/bad.svc"
+"$CAPCTL" explain --json -c "$T/c" web -- /bin/true > "$T/j"; rc=$?
+t_eq "$rc" 0 "explain --json -c DIR NAME: exit 0"
+for field in '"name": "web"' '"launch": "ok"' '"uid": 65534' '"securebits": 47' '"cap_amb": "0000000000000400"' \
+             '"cap_bnd": "0000000000000400"' '"no_new_privs": true' '"at_secure": false' '"groups": [65534]'; do
+  grep -qF "    $field," "$T/j"
+  t_ok $? "JSON has $field"
+done
+t_eq "$(sed -n '/"exposure"/,/]/p' "$T/j" | tr -d '\n' | tr -s ' ')" ' "exposure": [ "holds cap_net_bind_service" ]' "JSON exposure list"
+t_eq "$(head -c 1 "$T/j")$(tail -n 1 "$T/j")" "[]" "JSON is an array"
+out=$("$CAPCTL" explain --json -c "$T/c" bad 2>&1); rc=$?
+t_eq "$rc" 1 "a refused spec: exit 1"
+echo "$out" | grep -qF '"reason": "the service file has errors (capctl check)"'
+t_ok $? "a refused spec says why"
+"$CAPCTL" explain -c "$T/c" "a b" >/dev/null 2>&1; t_eq "$?" 100 "an invalid service name: usage error"
+"$CAPCTL" explain >/dev/null 2>&1; t_eq "$?" 100 "no argument: 100"
+t_done
