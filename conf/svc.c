@@ -301,7 +301,7 @@ svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, s
 {
   size_t first = ctx->diags->n, i;
   svc *s = svc_new(file);
-  snprintf(s->name, sizeof s->name, "%s", "capexec");
+  /* no name: a -k spec has no file to be named after */
   for (i = 0; i < n; i++)
     conf_parse_pair(ctx->diags, file, (unsigned)i + 1, pairs[i], svc_keys, svc_keys_n, s->line, s);
   svc_finish(ctx, s);

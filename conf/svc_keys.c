@@ -150,6 +150,10 @@ static int rlim_value(conf_where *w, rlimit_name const *r, char const *v, rlim_t
   char const *err;
   uint64_t x;
   if (!strcmp(v, "unlimited") || !strcmp(v, "infinity")) {
+    /* the kernel refuses nofile above fs.nr_open, even for root: the
+     * service could never start */
+    if (r->resource == RLIMIT_NOFILE)
+      return conf_error(w, "%s: cannot be unlimited: the kernel caps open files at fs.nr_open (see /proc/sys/fs/nr_open); give a number", w->key);
     *out = RLIM_INFINITY;
     return 0;
   }

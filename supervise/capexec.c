@@ -74,7 +74,9 @@ int main(int argc, char **argv)
   char const **pairs;
   size_t npairs = 0;
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { "/", &diags, 1, 0 };
+  /* live: warn when the spec names a capability this process's bounding
+   * set lacks (it could not be given back) */
+  conf_ctx ctx = { "/", &diags, 1, 1 };
   char **cmd, **env;
   priv_fail f;
   svc *s;
@@ -97,6 +99,8 @@ int main(int argc, char **argv)
         file = optarg;
         break;
       case 'k': pairs[npairs++] = optarg; break;
+      case 'h': help(); return 0;
+      case 'V': puts("capexec " CAPINIT_VERSION); return 0;
       default: strerr_dieusage(100, USAGE);
     }
   }

@@ -192,7 +192,7 @@ while IFS='|' read -r name target keys sp; do
   fi
 done <"$T/specs"
 
-echo "# differential specs: $nspec (explain vs kernel), of which $nsetpriv also run under setpriv, $ndiffer deliberately different"
+echo "# summary: differential specs: $nspec (explain vs kernel), of which $nsetpriv also run under setpriv, $ndiffer deliberately different"
 [ "$nspec" -ge 60 ]
 t_ok $? "at least 60 specs ($nspec)"
 t_done

@@ -228,7 +228,7 @@ static void rlimit_100_200(svc const *s, char const *what)
 
 static void rlimit_unlimited(svc const *s, char const *what)
 {
-  rlimit_is(s, RLIMIT_NOFILE, RLIM_INFINITY, RLIM_INFINITY, what);
+  rlimit_is(s, RLIMIT_NPROC, RLIM_INFINITY, RLIM_INFINITY, what);
 }
 
 static void rlimit_one_value(svc const *s, char const *what)
@@ -426,7 +426,7 @@ static roundtrip const roundtrips[] = {
   { "groups", OK "user = alice\ngroups = video, wheel 10 5000 video\n", groups_listed },
   { "groups", OK "groups = none\n", groups_none },
   { "rlimit-nofile", OK "rlimit-nofile = 100:200\n", rlimit_100_200 },
-  { "rlimit-nofile", OK "rlimit-nofile = unlimited\n", rlimit_unlimited },
+  { "rlimit-nproc", OK "rlimit-nproc = unlimited\n", rlimit_unlimited },
   { "rlimit-nofile", OK "rlimit-nofile = 1024\n", rlimit_one_value },
   { "rlimit-nofile", OK "rlimit-nofile = 0\n", rlimit_zero },
   { "rlimit-core", OK "rlimit-core = 8M:unlimited\n", rlimit_core_bytes },
@@ -627,7 +627,7 @@ static void pairs(void)
   got = render(&diags);
   t_streq(got, "", "pairs: four keys load");
   t_ueq(s->refused, 0, "pairs: not refused");
-  t_streq(s->name, "capexec", "pairs: the service is named capexec");
+  t_streq(s->name, "", "pairs: a -k spec has no name (nothing to depend on)");
   ids_are(s, 33, 33, www_groups, 2, "pairs: user=www");
   t_ueq(s->securebits, 0x2f, "pairs: mode = noroot");
   t_ueq(s->caps, BIT(CAP_NET_RAW), "pairs: capabilities");
