@@ -81,14 +81,16 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   char name[64];
   size_t i;
   unsigned c;
+  int kept = 0;
 
-  /* keepcaps */
+  /* keepcaps, set only across the uid switch */
   if (x->euid == 0 && s->uid != 0 && !(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
     if ((x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) && !(x->securebits & (1u << SECURE_KEEP_CAPS))) {
       refuse(p, "keepcaps", "keep-caps is locked off in the launcher");
       return -1;
     }
     x->securebits |= 1u << SECURE_KEEP_CAPS;
+    kept = 1;
   }
   /* groups, gid, uid */
   if (!HAS(x->eff, CAP_SETGID) && !same_group_list(x, s)) {
@@ -123,6 +125,7 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
       if (old_euid0 && s->uid != 0) x->eff = 0;
       if (!old_euid0 && s->uid == 0) x->eff = x->prm;
     }
+    if (kept) x->securebits &= ~(1u << SECURE_KEEP_CAPS);
   }
   /* effective := permitted */
   x->eff = x->prm;

@@ -134,7 +134,7 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
 {
   int legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT));
   capsets c;
-  int cur_bits, i;
+  int cur_bits, i, kept = 0;
   unsigned cap;
 
   /* 1. the process itself: session, signals, directory, umask, rlimits */
@@ -161,9 +161,10 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
   STAGE(STAGE_KEEPCAPS);
   cur_bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
   if (cur_bits < 0) return fail(f, STAGE_KEEPCAPS, -1);
-  if (geteuid() == 0 && s->uid != 0 && !(cur_bits & (1 << SECURE_NO_SETUID_FIXUP)) &&
-      prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
-    return fail(f, STAGE_KEEPCAPS, -1);
+  if (geteuid() == 0 && s->uid != 0 && !(cur_bits & (1 << SECURE_NO_SETUID_FIXUP))) {
+    if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0) return fail(f, STAGE_KEEPCAPS, -1);
+    kept = 1;
+  }
 
   /* 3. ids */
   STAGE(STAGE_GROUPS);
@@ -175,6 +176,9 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
   STAGE(STAGE_UID);
   if (syscall(SYS_setresuid, s->uid, s->uid, s->uid) < 0 && (errno != EPERM || !same_ids(1, s->uid)))
     return fail(f, STAGE_UID, -1);
+  /* keep-caps is a securebit: left on, step 8 would need CAP_SETPCAP to
+   * clear it for a spec that wants it off (a launcher without setpcap) */
+  if (kept && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0) return fail(f, STAGE_UID, -1);
 
   /* 4. the uid change cleared the effective set: effective := permitted */
   STAGE(STAGE_EFFECTIVE);
@@ -251,11 +255,12 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
       break;
     case STAGE_UMASK: snprintf(buf, len, "set umask %04o", (unsigned)s->umask); break;
     case STAGE_RLIMITS:
-      rl = rlimit_from_resource(f->arg);
-      snprintf(buf, len, "set rlimit-%s", rl ? rl->name : "?");
+      rl = f->arg >= 0 ? rlimit_from_resource(f->arg) : 0;
+      if (rl) snprintf(buf, len, "set rlimit-%s", rl->name);
+      else snprintf(buf, len, "set resource limits");
       break;
     case STAGE_KEEPCAPS: snprintf(buf, len, "set keep-caps before leaving uid 0"); break;
-    case STAGE_GROUPS: snprintf(buf, len, "set %zu supplementary groups", s->ngroups); break;
+    case STAGE_GROUPS: snprintf(buf, len, "set the supplementary groups (%zu)", s->ngroups); break;
     case STAGE_GID: snprintf(buf, len, "set gid %u", (unsigned)s->gid); break;
     case STAGE_UID: snprintf(buf, len, "set uid %u", (unsigned)s->uid); break;
     case STAGE_EFFECTIVE: snprintf(buf, len, "raise the effective set to the permitted set"); break;
@@ -275,7 +280,7 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
                securebits_format(s->securebits, what, sizeof what), s->securebits);
       break;
     case STAGE_CAPS:
-      snprintf(buf, len, "set permitted and effective capabilities to %s",
+      snprintf(buf, len, "set permitted, effective and inheritable capabilities to %s",
                caps_format(s->caps, what, sizeof what));
       break;
     case STAGE_NNP: snprintf(buf, len, "set no_new_privs"); break;
