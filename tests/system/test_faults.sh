@@ -72,7 +72,7 @@ for sp in legacy-root legacy-nonroot noroot; do
     cases=$((cases + 1))
   done
 done
-echo "# $cases fault cases ($nstages stages x 3 specs)"
+echo "# summary: $cases fault cases ($nstages stages x 3 specs)"
 t_eq "$cases" "$((nstages * 3))" "every stage x spec case ran"
 
 # an unknown stage name is a usage error, nothing runs

@@ -189,4 +189,6 @@ t_eq "exit $rc: $(cat "$T/err")" \
   "exit 114: capexec: fatal: unable to set securebits noroot,noroot-locked,no-setuid-fixup,no-setuid-fixup-locked,keep-caps-locked (0x2f) (stage securebits): Operation not permitted" \
   "g. control: mode=noroot from that launcher needs cap_setpcap and fails closed"
 
+n=$(grep -c '^# --- [a-z]\. ' "$0")
+echo "# summary: security scenarios: $n (each with its positive control)"
 t_done
