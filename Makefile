@@ -30,7 +30,9 @@ LIBS := -lskarnet -lcap
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 ENGINE_OBJ := $(B)/obj/supervise/privilege.o
-PROGRAMS := capctl capexec
+SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
+  supervise/log.c supervise/notify.c supervise/control.c supervise/control_verbs.c supervise/creds.c)
+PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
 
@@ -75,7 +77,14 @@ $(B)/obj/%.o: %.c | $(SYSROOT_STAMP)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(B)/obj/supervise/capctl_explain.o $(ENGINE_OBJ) $(CONF_OBJ)
+$(B)/bin/capinit: $(B)/obj/init/capinit.o $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(B)/obj/supervise/capctl_explain.o \
+  $(B)/obj/supervise/capctl_live.o $(B)/obj/supervise/control_verbs.o $(B)/obj/supervise/creds.o \
+  $(ENGINE_OBJ) $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -85,8 +85,8 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
 
   /* keepcaps, set only across the uid switch */
   if (x->euid == 0 && s->uid != 0 && !(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
-    if ((x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) && !(x->securebits & (1u << SECURE_KEEP_CAPS))) {
-      refuse(p, "keepcaps", "keep-caps is locked off in the launcher");
+    if (x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) {
+      refuse(p, "keepcaps", "keep-caps is locked in the launcher");
       return -1;
     }
     x->securebits |= 1u << SECURE_KEEP_CAPS;
@@ -301,7 +301,7 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
     if (HAS(x->eff, c) && !legacy_root)
       say(p, "%s is root-equivalent in practice", cap_name(c, one, sizeof one));
   }
-  if (t->fcaps && !t->nosuid && (t->f_prm | t->f_inh)) {
+  if (t->fcaps && !t->nosuid && !(t->fcaps == 3 && t->f_rootid != 0) && (t->f_prm | t->f_inh)) {
     uint64_t got = (t->f_prm | t->f_inh) & x->prm;
     if (t->multicall && got)
       say(p, "file capability on a multi-call binary (%s): every applet gets %s",

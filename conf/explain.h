@@ -54,7 +54,7 @@ typedef struct prediction_s {
   char reason[256];
   cred_state after;        /* after exec */
   int at_secure;
-  char exposure[EXPLAIN_LINES_MAX][320];
+  char exposure[EXPLAIN_LINES_MAX][1200];
   size_t nexposure;
 } prediction;
 

@@ -13,6 +13,7 @@
 #include "../conf/diag.h"
 #include "../conf/svc.h"
 #include "capctl.h"
+#include "control.h"
 
 char const *PROG = "capctl";
 
@@ -23,30 +24,44 @@ static void help(void)
   fputs(
 "usage: capctl VERB [ARGS...]\n"
 "\n"
+"Live (talk to a running capinit; -r DIR or $CAPINIT_RUNDIR names its\n"
+"runtime directory, default /run/capinit):\n"
+"  status [--json] [NAME...]  state, pid, restarts, and the live credentials\n"
+"                             of each service; exit 3 unless all are up\n"
+"  start NAME...              start (with what they depend on)\n"
+"  stop NAME...               stop (with what depends on them)\n"
+"  restart NAME...            stop and start again\n"
+"  signal SIG NAME...         send SIG (TERM, HUP, USR1...) to the command\n"
+"  reload                     reread the configuration directory\n"
+"  log [-n N] [-f] NAME       the last N lines of the service's log; -f follows\n"
+"  verify [NAME...]           compare every running service's credentials in\n"
+"                             /proc with explain's prediction; exit 1 on any\n"
+"                             difference\n"
+"\n"
 "Offline (no capinit needs to run):\n"
 "  check [-R ROOT] [-c DIR]   validate DIR/capinit.conf and DIR/services/*.svc\n"
 "  check [-R ROOT] FILE...    validate service files (their siblings are read\n"
 "                             to resolve dependencies)\n"
-"\n"
 "  explain [--json] [-c DIR] NAME|FILE... [-- CMD]\n"
-"  explain [--json] -k key=value... -- CMD\n"
+"  explain [--json] -k key=value... [--] CMD [ARGS]\n"
 "                             predict each service's credentials after exec\n"
 "                             (ids, securebits, capability sets, AT_SECURE)\n"
-"                             and say in words what it can do; exit 1 if a\n"
-"                             launch would be refused\n"
+"                             and say in words what it can do\n"
 "\n"
 "Options:\n"
 "  -c DIR    configuration directory (default /etc/capinit)\n"
-"  -R ROOT   look users and groups up in ROOT/etc/passwd and ROOT/etc/group,\n"
-"            to check an image's configuration (default /)\n"
+"  -R ROOT   check: look users and groups up in ROOT/etc/passwd and\n"
+"            ROOT/etc/group, to check an image's configuration (default /)\n"
+"  -k K=V    explain: one key of a spec, as capexec -k\n"
 "  -h, --help      this text\n"
 "  -V, --version   print the version\n"
 "\n"
 "check prints every problem as FILE:LINE: message, on standard output.\n"
-"Exit status: 0 valid (warnings allowed), 1 problems found (an unreadable\n"
-"file is a problem), 100 wrong usage, 111 the services directory could not be\n"
-"read at all.\n"
-"See capctl(8) and capinit.svc(5).\n", stdout);
+"Exit status: 0 success; 1 check found problems, explain predicts a refused\n"
+"launch, verify found a difference, or capinit answered with an error; 3\n"
+"status: a service is not up; 100 wrong usage; 111 a system call failed (the\n"
+"services directory unreadable, capinit not reachable).\n"
+"See capctl(8), capinit(8) and capinit.svc(5).\n", stdout);
 }
 
 static int is_named(char *const *files, size_t n, char const *path)
@@ -175,5 +190,6 @@ int main(int argc, char **argv)
   }
   if (!strcmp(argv[1], "check")) return check_main(argc - 1, argv + 1);
   if (!strcmp(argv[1], "explain")) return explain_main(argc - 1, argv + 1);
+  if (control_verb_find(argv[1])) return live_main(argc - 1, argv + 1);
   strerr_dief3x(100, "unknown verb '", argv[1], "' (capctl --help lists them)");
 }

@@ -26,87 +26,8 @@
 #include "../conf/names.h"
 #include "../conf/svc.h"
 #include "capctl.h"
+#include "control.h"
 #include "privilege.h"
-
-static int read_launcher(cred_state *c)
-{
-  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-  struct __user_cap_data_struct d[2];
-  gid_t g[EXPLAIN_GROUPS_MAX];
-  long n, i;
-  unsigned cap;
-  memset(c, 0, sizeof *c);
-  if (syscall(SYS_getresuid, &c->ruid, &c->euid, &c->suid) < 0 ||
-      syscall(SYS_getresgid, &c->rgid, &c->egid, &c->sgid) < 0 ||
-      (n = syscall(SYS_getgroups, EXPLAIN_GROUPS_MAX, g)) < 0 ||
-      syscall(SYS_capget, &h, d) < 0)
-    return -1;
-  for (i = 0; i < n; i++) c->groups[i] = g[i];
-  c->ngroups = (size_t)n;
-  c->inh = d[0].inheritable | (uint64_t)d[1].inheritable << 32;
-  c->prm = d[0].permitted | (uint64_t)d[1].permitted << 32;
-  c->eff = d[0].effective | (uint64_t)d[1].effective << 32;
-  for (cap = 0; cap < 64; cap++) {
-    int r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
-    if (r < 0) break;
-    if (r) c->bnd |= (uint64_t)1 << cap;
-    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) > 0) c->amb |= (uint64_t)1 << cap;
-  }
-  c->securebits = (unsigned)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-  c->nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) > 0;
-  return 0;
-}
-
-/* A multi-call binary names itself in its own text. */
-static char const *multicall_name(char const *path)
-{
-  static char const *const marks[][2] = {
-    { "BusyBox v", "busybox" }, { "Toybox ", "toybox" },
-  };
-  char buf[65536 + 16];
-  size_t keep = 0, i;
-  ssize_t r;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  off_t total = 0;
-  if (fd < 0) return 0;
-  while (total < (64 << 20) && (r = read(fd, buf + keep, sizeof buf - 16 - keep)) > 0) {
-    size_t len = keep + (size_t)r;
-    total += r;
-    for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
-      if (memmem(buf, len, marks[i][0], strlen(marks[i][0]))) {
-        close(fd);
-        return marks[i][1];
-      }
-    keep = len < 16 ? len : 16;
-    memmove(buf, buf + len - keep, keep);
-  }
-  close(fd);
-  return 0;
-}
-
-static void read_target(char const *path, exec_target *t)
-{
-  struct stat st;
-  struct statvfs vfs;
-  unsigned char v[64];
-  ssize_t n;
-  memset(t, 0, sizeof *t);
-  t->path = path;
-  if (stat(path, &st) < 0) {
-    t->err = errno;
-    return;
-  }
-  t->mode = st.st_mode;
-  t->uid = st.st_uid;
-  t->gid = st.st_gid;
-  if (statvfs(path, &vfs) == 0) t->nosuid = (vfs.f_flag & ST_NOSUID) != 0;
-  n = getxattr(path, "security.capability", v, sizeof v);
-  if (n >= 0 && explain_parse_fcaps(v, (size_t)n, t) < 0) {
-    t->fcaps = 2;
-    t->fcaps_bad = 1;
-  }
-  if (S_ISREG(st.st_mode)) t->multicall = multicall_name(path);
-}
 
 /* F6, detected on the running kernel: a child keeps one ambient
  * capability, takes the group of a setgid copy of this program as a
@@ -140,7 +61,10 @@ static enum setgid_rule detect_setgid_rule(void)
     ssize_t r;
     int ok = 1;
     while (ok && (r = read(in, buf, sizeof buf)) > 0) ok = write(out, buf, (size_t)r) == r;
-    if (ok && fchown(out, 0, g) == 0 && fchmod(out, 02755) == 0 && close(out) == 0) {
+    struct stat st;
+    /* without cap_fsetid the kernel may drop the setgid bit: check it */
+    if (ok && fchown(out, 0, g) == 0 && fchmod(out, 02755) == 0 && fstat(out, &st) == 0 &&
+        (st.st_mode & S_ISGID) && st.st_gid == g && close(out) == 0) {
       out = -1;
       pid = fork();
       if (pid == 0) {
@@ -258,6 +182,7 @@ static void print_text(FILE *f, svc const *s, char const *target, prediction *p,
   cred_state *a = &p->after;
   char buf[1024];
   size_t i;
+  qsort(a->groups, a->ngroups, sizeof a->groups[0], cmp_u32);
   if (!strcmp(s->file, "-k")) fprintf(f, "the spec given with -k\n");
   else fprintf(f, "%s (%s)\n", s->name[0] ? s->name : s->file, s->file);
   fprintf(f, "  command      %s\n", target ? target : "(none)");
@@ -289,12 +214,11 @@ int explain_main(int argc, char **argv)
 {
   char const *dir = "/etc/capinit";
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { "/", &diags, 1, 0 };
+  conf_ctx ctx = { "/", &diags, 0, 0 };
   cred_state launcher;
   kernel_facts k;
   int json = 0, c, i, any_refused = 0, detected = 0;
   char **cmd = 0;
-  svc_set set = { 0, 0 };
   svc **chosen;
   char const **pairs;
   size_t n = 0, j, npairs = 0;
@@ -303,16 +227,23 @@ int explain_main(int argc, char **argv)
     explain_help();
     return 0;
   }
-  for (i = 1; i < argc && !strcmp(argv[i], "--json"); i++) json = 1;
-  argc -= i - 1;
-  argv += i - 1;
+  /* --json may stand anywhere before "--" */
+  for (i = 1, j = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) {
+      while (i < argc) argv[j++] = argv[i++];
+      break;
+    }
+    if (!strcmp(argv[i], "--json")) json = 1;
+    else argv[j++] = argv[i];
+  }
+  argc = (int)j;
+  argv[argc] = 0;
   pairs = calloc((size_t)argc + 1, sizeof *pairs);
   if (!pairs) strerr_diefu1sys(111, "allocate memory");
-  while ((c = getopt(argc, argv, "+c:k:jh")) != -1) {
+  while ((c = getopt(argc, argv, "+c:k:h")) != -1) {
     switch (c) {
       case 'c': dir = optarg; break;
       case 'k': pairs[npairs++] = optarg; break;
-      case 'j': json = 1; break;
       case 'h': explain_help(); return 0;
       default: strerr_dieusage(100, USAGE);
     }
@@ -324,42 +255,42 @@ int explain_main(int argc, char **argv)
   } else {
     argc -= optind;
     argv += optind;
-  }
-  for (i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = 1;
-    else if (!strcmp(argv[i], "--")) {
-      cmd = argv + i + 1;
-      argc = i;
-      break;
+    for (i = 0; i < argc; i++) {
+      if (!strcmp(argv[i], "--")) {
+        cmd = argv + i + 1;
+        argc = i;
+        break;
+      }
+    }
+    if (npairs && argc) {
+      /* as capexec: -k key=value... CMD ARGS, without "--" */
+      cmd = argv;
+      argc = 0;
     }
   }
   if (!argc && !npairs) strerr_dieusage(100, USAGE);
   if (argc && npairs) strerr_dief1x(100, "use NAME|FILE or -k key=value, not both");
-  if (cmd && (!*cmd || cmd[0][0] != '/')) strerr_dief1x(100, "-- needs an absolute command path");
+  if (cmd && (!*cmd || cmd[0][0] != '/')) strerr_dief1x(100, "the command must be an absolute path");
+  /* the file's own command is required unless another one is given */
+  ctx.command_optional = npairs || cmd;
 
   chosen = calloc((size_t)argc + 1, sizeof *chosen);
   if (!chosen) strerr_diefu1sys(111, "allocate memory");
-  if (npairs) {
-    set.v = calloc(1, sizeof *set.v);
-    if (!set.v) strerr_diefu1sys(111, "allocate memory");
-    set.v[set.n++] = chosen[n++] = svc_load_pairs(&ctx, "-k", pairs, npairs);
-  }
+  if (npairs) chosen[n++] = svc_load_pairs(&ctx, "-k", pairs, npairs);
   for (i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) continue;
     if (strchr(argv[i], '/') || (strlen(argv[i]) > 4 && !strcmp(argv[i] + strlen(argv[i]) - 4, ".svc"))) {
-      svc_set_add_file(&ctx, &set, argv[i]);
+      chosen[n++] = svc_load_file(&ctx, argv[i]);
     } else {
       char path[4096];
       if (!svc_name_valid(argv[i])) strerr_dief3x(100, "invalid service name '", argv[i], "'");
       snprintf(path, sizeof path, "%s/services/%s.svc", dir, argv[i]);
-      svc_set_add_file(&ctx, &set, path);
+      chosen[n++] = svc_load_file(&ctx, path);
     }
-    chosen[n++] = set.v[set.n - 1];
   }
   diag_sort(&diags);
   diag_print(&diags, 2);
 
-  if (read_launcher(&launcher) < 0) strerr_diefu1sys(111, "read this process's credentials");
+  if (control_launcher(&launcher) < 0) strerr_diefu1sys(111, "read this process's credentials");
   k.last_cap = priv_last_cap();
   k.setgid_rule = SETGID_RULE_UNKNOWN;
   if (json) printf("[\n");
@@ -368,7 +299,7 @@ int explain_main(int argc, char **argv)
     char const *target = cmd ? cmd[0] : s->argv ? s->argv[0] : 0;
     exec_target t;
     prediction p;
-    read_target(target ? target : "", &t);
+    control_target(target ? target : "", &t);
     if (!target) t.err = ENOENT;
     if (!detected && explain_needs_setgid_rule(s, &launcher, &t)) {
       k.setgid_rule = detect_setgid_rule();
@@ -383,7 +314,7 @@ int explain_main(int argc, char **argv)
   if (detected && !json && k.setgid_rule != SETGID_RULE_UNKNOWN)
     printf("kernel: exec of a setgid file whose group is one of the process's groups %s ambient capabilities (detected on this kernel)\n",
            rule_name(k.setgid_rule));
-  svc_set_free(&set);
+  for (j = 0; j < n; j++) svc_free(chosen[j]);
   free(chosen);
   free(pairs);
   diag_free(&diags);

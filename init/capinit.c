@@ -1,0 +1,102 @@
+/* init/capinit.c -- main of capinit.
+ *
+ * As PID 1 of a real machine it will boot and shut the machine down (the
+ * PID 1 part); with --container, as PID 1 of a PID namespace, or when it
+ * is not PID 1 at all, it only supervises: no mounts, no reboot; it
+ * becomes a child subreaper when not PID 1 so that every orphan of its
+ * services is reaped, and on SIGTERM or SIGINT it stops every service in
+ * reverse dependency order and exits 0.
+ *
+ * Exit codes: 0 stopped cleanly; 100 wrong usage; 111 could not start
+ * (control socket, configuration directory...). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../supervise/privilege.h"
+#include "../supervise/supervisor.h"
+
+static void help(void)
+{
+  fputs(
+"usage: capinit [--container] [-c DIR] [-r DIR]\n"
+"\n"
+"Supervise the services of DIR/services/*.svc, each started with exactly\n"
+"the privilege its file declares (capinit.svc(5)).\n"
+"\n"
+"  -c DIR        configuration directory (default /etc/capinit)\n"
+"  -r DIR        runtime directory: control socket, notify sockets\n"
+"                (default /run/capinit; created if missing)\n"
+"  --container   supervise only (no mounts, no reboot), also as PID 1\n"
+"  -h, --help, -V, --version\n"
+"\n"
+"SIGTERM or SIGINT stops every service in reverse dependency order, then\n"
+"capinit exits 0; SIGHUP rereads the configuration.  Control it with\n"
+"capctl(8).  See capinit(8).\n", stdout);
+}
+
+static int mkdir_p(char const *path)
+{
+  char buf[4096];
+  size_t i, n = strlen(path);
+  if (n >= sizeof buf) return -1;
+  memcpy(buf, path, n + 1);
+  for (i = 1; i <= n; i++) {
+    if (buf[i] && buf[i] != '/') continue;
+    buf[i] = 0;
+    if (mkdir(buf, 0755) < 0 && errno != EEXIST) return -1;
+    buf[i] = i < n ? '/' : 0;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  int i, container = 0;
+  struct rlimit rl;
+
+  sv.confdir = "/etc/capinit";
+  sv.rundir = "/run/capinit";
+  for (i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--container")) container = 1;
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { help(); return 0; }
+    else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) { puts("capinit " CAPINIT_VERSION); return 0; }
+    else if (!strcmp(argv[i], "-c") && i + 1 < argc) sv.confdir = argv[++i];
+    else if (!strcmp(argv[i], "-r") && i + 1 < argc) sv.rundir = argv[++i];
+    else {
+      fprintf(stderr, "capinit: fatal: unknown argument '%s'\ncapinit: usage: capinit [--container] [-c DIR] [-r DIR]\n", argv[i]);
+      return 100;
+    }
+  }
+  (void)container;
+
+  setvbuf(stderr, 0, _IOLBF, 0);
+  sv.control = -1;
+  sv.console = 2;
+  sv.last_cap = priv_last_cap();
+  if (getpid() != 1) {
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+      fprintf(stderr, "capinit: fatal: unable to become a child subreaper: %s\n", strerror(errno));
+      return 111;
+    }
+    sv.subreaper = 1;
+  }
+  /* capinit holds a few descriptors per service; the services get back
+   * the limit capinit started with */
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+    sv.nofile = rl;
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+  if (mkdir_p(sv.rundir) < 0) {
+    fprintf(stderr, "capinit: fatal: unable to create %s: %s\n", sv.rundir, strerror(errno));
+    return 111;
+  }
+  return supervisor_run();
+}

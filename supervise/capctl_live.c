@@ -1,0 +1,353 @@
+/* supervise/capctl_live.c -- capctl's live verbs: a request on capinit's
+ * control socket, the reply records printed as text or JSON. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <skalibs/strerr.h>
+
+#include "capctl.h"
+#include "control.h"
+
+#define REPLY_TIMEOUT_MS 30000
+
+static char const *rundir = "/run/capinit";
+
+static int connect_control(void)
+{
+  struct sockaddr_un sa;
+  int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/control", rundir) >= sizeof sa.sun_path)
+    strerr_dief2x(100, rundir, "/control: path too long");
+  if (fd < 0) strerr_diefu1sys(111, "create a socket");
+  if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+    strerr_diefu3sys(111, "connect to ", sa.sun_path, " (is capinit running? -r DIR names its runtime directory)");
+  return fd;
+}
+
+/* Send one request; call fn on each record; return the final message
+ * (static), "ok" or "error: ...". */
+static char const *transact(char const *req, void (*fn)(char *rec, void *arg), void *arg)
+{
+  static char buf[CONTROL_MSG_MAX + 1];
+  int fd = connect_control();
+  size_t len = strlen(req);
+  if (len > CONTROL_MSG_MAX) strerr_dief1x(100, "request too long");
+  if (send(fd, req, len, MSG_NOSIGNAL) < 0) strerr_diefu1sys(111, "send the request");
+  for (;;) {
+    struct pollfd p = { fd, POLLIN, 0 };
+    ssize_t r;
+    int pr = poll(&p, 1, REPLY_TIMEOUT_MS);
+    if (pr == 0) strerr_dief1x(111, "no reply from capinit in 30 s");
+    if (pr < 0 && errno == EINTR) continue;
+    r = recv(fd, buf, CONTROL_MSG_MAX, 0);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) strerr_dief1x(111, "capinit closed the connection without a final reply");
+    buf[r] = 0;
+    if (!strcmp(buf, "ok") || !strncmp(buf, "error: ", 7)) {
+      close(fd);
+      return buf;
+    }
+    if (fn) fn(buf, arg);
+  }
+}
+
+/* The value of KEY in a record "k=v\tk=v...", copied into out. */
+static char const *field(char const *rec, char const *key, char *out, size_t len)
+{
+  size_t kl = strlen(key);
+  char const *p = rec;
+  while (p && *p) {
+    if (!strncmp(p, key, kl) && p[kl] == '=') {
+      size_t n = strcspn(p + kl + 1, "\t");
+      if (n >= len) n = len - 1;
+      memcpy(out, p + kl + 1, n);
+      out[n] = 0;
+      return out;
+    }
+    p = strchr(p, '\t');
+    if (p) p++;
+  }
+  snprintf(out, len, "-");
+  return out;
+}
+
+static void json_str(char const *s)
+{
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}
+
+typedef struct status_acc_s {
+  int json, count, not_up;
+} status_acc;
+
+static char const *const number_fields[] = { "pid", "since_ms", "restarts", "user", "log_lines", "log_dropped" };
+
+static void status_json(char *rec, status_acc *a)
+{
+  char *save = 0, *kv;
+  int first = 1;
+  printf("%s\n  {", a->count ? "," : "");
+  for (kv = strtok_r(rec, "\t", &save); kv; kv = strtok_r(0, "\t", &save)) {
+    char *eq = strchr(kv, '=');
+    size_t i;
+    int number = 0;
+    if (!eq) continue;
+    *eq = 0;
+    for (i = 0; i < sizeof number_fields / sizeof number_fields[0]; i++)
+      if (!strcmp(kv, number_fields[i])) number = 1;
+    printf("%s\n    ", first ? "" : ",");
+    json_str(kv);
+    printf(": ");
+    if (!strcmp(kv, "no_new_privs")) printf("%s", !strcmp(eq + 1, "1") ? "true" : !strcmp(eq + 1, "0") ? "false" : "null");
+    else if (number) printf("%s", eq[1] && strspn(eq + 1, "0123456789") == strlen(eq + 1) ? eq + 1 : "null");
+    else json_str(eq + 1);
+    first = 0;
+  }
+  printf("\n  }");
+}
+
+static void uptime(char const *ms, char *buf, size_t len)
+{
+  unsigned long long t = strtoull(ms, 0, 10) / 1000;
+  if (t < 60) snprintf(buf, len, "%llus", t);
+  else if (t < 3600) snprintf(buf, len, "%llum%llus", t / 60, t % 60);
+  else if (t < 86400) snprintf(buf, len, "%lluh%llum", t / 3600, t / 60 % 60);
+  else snprintf(buf, len, "%llud%lluh", t / 86400, t / 3600 % 24);
+}
+
+static void status_line(char *rec, void *arg)
+{
+  status_acc *a = arg;
+  char name[80], state[16], wanted[8], pid[16], since[32], restarts[16], eff[32], user[16], mode[16];
+  char failure[256], status[160], up[32];
+  field(rec, "state", state, sizeof state);
+  field(rec, "wanted", wanted, sizeof wanted);
+  if (strcmp(state, "up") && (strcmp(wanted, "down") || !strcmp(state, "failed"))) a->not_up++;
+  if (a->json) {
+    status_json(rec, a);
+    a->count++;
+    return;
+  }
+  if (!a->count++)
+    printf("%-20s %-9s %-7s %-8s %-8s %-6s %-7s %s\n", "NAME", "STATE", "PID", "SINCE", "RESTARTS", "USER", "MODE", "EFFECTIVE CAPS");
+  field(rec, "name", name, sizeof name);
+  field(rec, "pid", pid, sizeof pid);
+  field(rec, "since_ms", since, sizeof since);
+  field(rec, "restarts", restarts, sizeof restarts);
+  field(rec, "cap_eff", eff, sizeof eff);
+  field(rec, "user", user, sizeof user);
+  field(rec, "mode", mode, sizeof mode);
+  field(rec, "failure", failure, sizeof failure);
+  field(rec, "status", status, sizeof status);
+  uptime(since, up, sizeof up);
+  printf("%-20s %-9s %-7s %-8s %-8s %-6s %-7s %s\n", name, state, strcmp(pid, "0") ? pid : "-", up,
+         restarts, user, mode, eff);
+  if (failure[0] && strcmp(failure, "-")) printf("%-20s   failed: %s\n", "", failure);
+  if (status[0] && strcmp(status, "-")) printf("%-20s   status: %s\n", "", status);
+}
+
+static char *join(char const *verb, int argc, char **argv)
+{
+  static char buf[CONTROL_MSG_MAX + 1];
+  size_t n = (size_t)snprintf(buf, sizeof buf, "%s", verb);
+  int i;
+  for (i = 0; i < argc; i++) {
+    if (strchr(argv[i], ' ') || !argv[i][0]) strerr_dief3x(100, "invalid argument '", argv[i], "'");
+    n += (size_t)snprintf(buf + n, sizeof buf - n, " %s", argv[i]);
+    if (n >= sizeof buf - 1) strerr_dief1x(100, "request too long");
+  }
+  return buf;
+}
+
+static int status_main(int argc, char **argv)
+{
+  status_acc a = { 0, 0, 0 };
+  char const *r;
+  int i, k = 0;
+  for (i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--json")) a.json = 1;
+    else argv[k++] = argv[i];
+  }
+  if (a.json) printf("[");
+  r = transact(join("status", k, argv), status_line, &a);
+  if (a.json) printf("%s]\n", a.count ? "\n" : "");
+  if (strcmp(r, "ok")) strerr_dief1x(1, r);
+  return a.not_up ? 3 : 0;
+}
+
+static void print_record(char *rec, void *arg)
+{
+  (void)arg;
+  puts(rec);
+}
+
+static int verify_main(int argc, char **argv)
+{
+  char const *r = transact(join("verify", argc, argv), print_record, 0);
+  if (strcmp(r, "ok")) {
+    fprintf(stderr, "capctl: %s\n", r);
+    return 1;
+  }
+  return 0;
+}
+
+static void take_path(char *rec, void *arg)
+{
+  char log[16];
+  field(rec, "path", (char *)arg, 4096);
+  field(rec, "log", log, sizeof log);
+  if (strcmp(log, "file"))
+    strerr_dief3x(1, "this service logs to ", log, ", not to a file");
+}
+
+/* Print the last n lines of fd's file (from offset 0 to its end). */
+static off_t tail_lines(int fd, long n)
+{
+  struct stat st;
+  off_t end, pos;
+  char buf[8192];
+  long seen = 0;
+  if (fstat(fd, &st) < 0) return 0;
+  end = pos = st.st_size;
+  while (pos > 0 && seen <= n) {
+    size_t chunk = pos > (off_t)sizeof buf ? sizeof buf : (size_t)pos;
+    ssize_t r, i;
+    pos -= (off_t)chunk;
+    r = pread(fd, buf, chunk, pos);
+    if (r <= 0) break;
+    for (i = r; i-- > 0;) {
+      if (buf[i] == '\n' && (pos + i + 1 != end) && ++seen > n) {
+        pos += i + 1;
+        goto found;
+      }
+    }
+  }
+  pos = 0;
+found:
+  while (pos < end) {
+    size_t chunk = end - pos > (off_t)sizeof buf ? sizeof buf : (size_t)(end - pos);
+    ssize_t r = pread(fd, buf, chunk, pos);
+    if (r <= 0) break;
+    fwrite(buf, 1, (size_t)r, stdout);
+    pos += r;
+  }
+  fflush(stdout);
+  return end;
+}
+
+static int log_main(int argc, char **argv)
+{
+  char path[4096];
+  long n = 10;
+  int follow = 0, c, fd;
+  char const *r;
+  off_t pos;
+  optind = 1;
+  while ((c = getopt(argc, argv, "+n:f")) != -1) {
+    switch (c) {
+      case 'n': n = strtol(optarg, 0, 10); if (n < 0) strerr_dief1x(100, "-n needs a number"); break;
+      case 'f': follow = 1; break;
+      default: strerr_dieusage(100, "capctl log [-n N] [-f] NAME");
+    }
+  }
+  if (argc - optind != 1) strerr_dieusage(100, "capctl log [-n N] [-f] NAME");
+  path[0] = 0;
+  r = transact(join("log", 1, argv + optind), take_path, path);
+  if (strcmp(r, "ok")) strerr_dief1x(1, r);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && !(follow && errno == ENOENT)) strerr_diefu2sys(111, "open ", path);
+  pos = fd >= 0 ? tail_lines(fd, n) : 0;
+  if (!follow) return 0;
+  {
+    /* follow the file, and its successor after a rotation */
+    char dir[4096], *slash;
+    int in = inotify_init1(IN_CLOEXEC);
+    snprintf(dir, sizeof dir, "%s", path);
+    slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    if (in < 0 || inotify_add_watch(in, slash ? dir : ".", IN_MODIFY | IN_CREATE | IN_MOVED_TO) < 0)
+      strerr_diefu2sys(111, "watch ", dir);
+    for (;;) {
+      char ev[4096];
+      ssize_t k = read(in, ev, sizeof ev);
+      char buf[8192];
+      ssize_t got;
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0) strerr_diefu1sys(111, "read inotify events");
+      {
+        struct stat a, b;
+        if (stat(path, &a) == 0 && (fd < 0 || (fstat(fd, &b) == 0 && (a.st_ino != b.st_ino || a.st_size < pos)))) {
+          /* rotated or truncated: finish the old file, then the new one from its start */
+          if (fd >= 0) {
+            while ((got = pread(fd, buf, sizeof buf, pos)) > 0) {
+              fwrite(buf, 1, (size_t)got, stdout);
+              pos += got;
+            }
+            close(fd);
+          }
+          fd = open(path, O_RDONLY | O_CLOEXEC);
+          pos = 0;
+        }
+      }
+      if (fd < 0) continue;
+      while ((got = pread(fd, buf, sizeof buf, pos)) > 0) {
+        fwrite(buf, 1, (size_t)got, stdout);
+        pos += got;
+      }
+      fflush(stdout);
+    }
+  }
+}
+
+static int simple(char const *verb, int argc, char **argv)
+{
+  char const *r = transact(join(verb, argc, argv), print_record, 0);
+  if (strcmp(r, "ok")) {
+    fprintf(stderr, "capctl: %s\n", r);
+    return 1;
+  }
+  return 0;
+}
+
+int live_main(int argc, char **argv)
+{
+  char const *verb = argv[0];
+  char const *env = getenv("CAPINIT_RUNDIR");
+  int i, k = 1;
+  if (env && *env) rundir = env;
+  /* -r DIR may stand anywhere before the names */
+  for (i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-r") && i + 1 < argc) rundir = argv[++i];
+    else argv[k++] = argv[i];
+  }
+  argc = k;
+  if (!control_verb_find(verb)) strerr_dief3x(100, "unknown verb '", verb, "' (capctl --help lists them)");
+  if (!strcmp(verb, "status")) return status_main(argc - 1, argv + 1);
+  if (!strcmp(verb, "verify")) return verify_main(argc - 1, argv + 1);
+  if (!strcmp(verb, "log")) return log_main(argc, argv);
+  if (argc - 1 < (int)control_verb_find(verb)->min_args) {
+    char u[256];
+    snprintf(u, sizeof u, "capctl %s %s", verb, control_verb_find(verb)->usage);
+    strerr_dieusage(100, u);
+  }
+  return simple(verb, argc - 1, argv + 1);
+}

@@ -1,0 +1,522 @@
+/* supervise/control.c -- the control socket, RUNDIR/control.
+ *
+ * SOCK_SEQPACKET: a request is one message, "VERB ARG...", at most
+ * CONTROL_MSG_MAX bytes (a longer one is refused whole).  The reply is
+ * zero or more record messages, then one final message, "ok" or
+ * "error: ...".  The peer is known by SO_PEERCRED and SO_PEERGROUPS: root
+ * may change services, the control-group may read.  Every client is
+ * non-blocking, has a bounded reply queue and an idle deadline: a slow or
+ * idle client never holds the loop. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../conf/explain.h"
+#include "../conf/names.h"
+#include "control.h"
+#include "privilege.h"
+#include "supervisor.h"
+
+#define CLIENTS_MAX 64
+#define CLIENT_IDLE_MS 10000u
+#define QUEUE_MAX (8u << 20)  /* bytes of replies waiting for one client */
+
+typedef struct client_s {
+  int fd;
+  int may_read, may_change;
+  uint64_t deadline;
+  char *q;                 /* queued messages: [u32 length][bytes]... */
+  size_t qlen, qoff;
+  int closing;             /* close once the queue is written */
+} client;
+
+static client clients[CLIENTS_MAX];
+static size_t nclients;
+static char sock_path[108];
+
+int control_listen(void)
+{
+  struct sockaddr_un sa;
+  int fd;
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  if ((size_t)snprintf(sock_path, sizeof sock_path, "%s/control", sv.rundir) >= sizeof sock_path) {
+    fprintf(stderr, "capinit: fatal: %s/control: path too long for a socket\n", sv.rundir);
+    return -1;
+  }
+  strcpy(sa.sun_path, sock_path);
+  fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) goto fail;
+  unlink(sock_path);
+  {
+    mode_t old = umask(0177);
+    int r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+    umask(old);
+    if (r < 0) goto fail;
+  }
+  if (listen(fd, 16) < 0) goto fail;
+  if (sv.conf.control_group_set) {
+    if (chown(sock_path, 0, sv.conf.control_gid) < 0 || chmod(sock_path, 0660) < 0)
+      fprintf(stderr, "capinit: warning: unable to open %s to group %u: %s\n", sock_path,
+              (unsigned)sv.conf.control_gid, strerror(errno));
+  }
+  sv.control = fd;
+  return 0;
+fail:
+  fprintf(stderr, "capinit: fatal: unable to listen on %s: %s\n", sock_path, strerror(errno));
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
+void control_close(void)
+{
+  size_t i;
+  for (i = 0; i < nclients; i++) {
+    close(clients[i].fd);
+    free(clients[i].q);
+  }
+  nclients = 0;
+  if (sv.control >= 0) close(sv.control);
+  sv.control = -1;
+  unlink(sock_path);
+}
+
+/* ------------------------------------------------------------ replies */
+
+static void queue(client *c, char const *msg, size_t len)
+{
+  uint32_t n = (uint32_t)len;
+  if (c->closing) return;
+  if (c->qlen - c->qoff + len + 4 > QUEUE_MAX) {
+    c->closing = 1;  /* it does not read: drop it */
+    c->qlen = c->qoff = 0;
+    return;
+  }
+  if (c->qoff && c->qoff == c->qlen) c->qlen = c->qoff = 0;
+  {
+    char *q = realloc(c->q, c->qlen + len + 4);
+    if (!q) {
+      c->closing = 1;
+      return;
+    }
+    c->q = q;
+  }
+  memcpy(c->q + c->qlen, &n, 4);
+  memcpy(c->q + c->qlen + 4, msg, len);
+  c->qlen += len + 4;
+}
+
+static void reply(client *c, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply(client *c, char const *fmt, ...)
+{
+  char buf[CONTROL_MSG_MAX];
+  va_list ap;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  queue(c, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+static void flush(client *c)
+{
+  while (c->qoff < c->qlen) {
+    uint32_t n;
+    ssize_t w;
+    memcpy(&n, c->q + c->qoff, 4);
+    w = send(c->fd, c->q + c->qoff + 4, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (w < 0) {
+      if (errno != EAGAIN && errno != EINTR) c->closing = 1, c->qlen = c->qoff = 0;
+      return;
+    }
+    c->qoff += n + 4;
+  }
+  c->qlen = c->qoff = 0;
+}
+
+/* ------------------------------------------------------------ records */
+
+/* A value goes into a record as is, minus what would break the format. */
+static void clean(char *s)
+{
+  for (; *s; s++)
+    if (*s == '\t' || *s == '\n' || (unsigned char)*s < 0x20) *s = ' ';
+}
+
+static void proc_field(pid_t pid, char const *key, char *out, size_t len)
+{
+  char path[64], buf[4096];
+  ssize_t r;
+  int fd;
+  size_t kl = strlen(key);
+  char *p;
+  snprintf(out, len, "-");
+  if (pid <= 0) return;
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  r = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (r <= 0) return;
+  buf[r] = 0;
+  for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
+    if (strncmp(p, key, kl) || p[kl] != ':') continue;
+    p += kl + 1;
+    while (*p == ' ' || *p == '\t') p++;
+    {
+      size_t n = strcspn(p, "\n");
+      if (n >= len) n = len - 1;
+      memcpy(out, p, n);
+      out[n] = 0;
+      for (char *t = out; *t; t++)
+        if (*t == '\t') *t = ' ';
+    }
+    return;
+  }
+}
+
+static void last_exit(service const *s, char *buf, size_t len)
+{
+  int st = s->last_status;
+  if (st < 0) snprintf(buf, len, "-");
+  else if (WIFEXITED(st)) snprintf(buf, len, "exit %d", WEXITSTATUS(st));
+  else if (WIFSIGNALED(st)) snprintf(buf, len, "signal %s", signal_name(WTERMSIG(st)) ? signal_name(WTERMSIG(st)) : "?");
+  else snprintf(buf, len, "-");
+}
+
+static void status_record(client *c, service *s)
+{
+  char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
+  char text[sizeof s->status_text], fail[256], what[200];
+  uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
+                                   s->state == ST_STOPPING ? s->spawned_at : s->down_at;
+  last_exit(s, le, sizeof le);
+  proc_field(s->pid, "Uid", uid, sizeof uid);
+  proc_field(s->pid, "Gid", gid, sizeof gid);
+  proc_field(s->pid, "Groups", groups, sizeof groups);
+  proc_field(s->pid, "CapInh", inh, sizeof inh);
+  proc_field(s->pid, "CapPrm", prm, sizeof prm);
+  proc_field(s->pid, "CapEff", eff, sizeof eff);
+  proc_field(s->pid, "CapBnd", bnd, sizeof bnd);
+  proc_field(s->pid, "CapAmb", amb, sizeof amb);
+  proc_field(s->pid, "NoNewPrivs", nnp, sizeof nnp);
+  memcpy(text, s->status_text, sizeof text);
+  clean(text);
+  fail[0] = 0;
+  if (s->state == ST_FAILED && s->fail_stage >= 0) {
+    priv_fail f = { s->fail_stage, s->fail_errno, -1 };
+    snprintf(fail, sizeof fail, "stage %s: unable to %s: %s", priv_stage_names[s->fail_stage],
+             priv_fail_describe(&f, s->spec, what, sizeof what), strerror(s->fail_errno));
+  } else if (s->state == ST_FAILED && s->failure) {
+    snprintf(fail, sizeof fail, "%s", s->failure);
+  } else if (s->state == ST_FAILED && s->last_status >= 0) {
+    snprintf(fail, sizeof fail, "%s", le);
+  }
+  clean(fail);
+  reply(c,
+        "name=%s\tstate=%s\twanted=%s\tpid=%d\tsince_ms=%" PRIu64 "\trestarts=%u\tlast_exit=%s"
+        "\tstatus=%s\tfailure=%s\tuser=%u\tmode=%s\ttype=%s\tlog_lines=%" PRIu64 "\tlog_dropped=%" PRIu64
+        "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s",
+        s->spec->name, state_names[s->state], s->wanted_up ? "up" : "down", (int)s->pid,
+        since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
+        s->spec->mode == SVC_NOROOT ? "noroot" : "legacy",
+        s->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", s->log.lines, s->log.dropped,
+        uid, gid, groups, inh, prm, eff, bnd, amb, nnp);
+}
+
+/* ------------------------------------------------------------ verify */
+
+/* "29 44" and "44 29" are the same set of groups. */
+static int same_number_set(char const *a, char const *b)
+{
+  unsigned long x[256], y[256];
+  size_t nx = 0, ny = 0, i, j;
+  char *end;
+  while (*a && nx < 256) {
+    x[nx++] = strtoul(a, &end, 10);
+    if (end == a) return 0;
+    a = end + strspn(end, " ");
+  }
+  while (*b && ny < 256) {
+    y[ny++] = strtoul(b, &end, 10);
+    if (end == b) return 0;
+    b = end + strspn(end, " ");
+  }
+  if (nx != ny) return 0;
+  for (i = 0; i < nx; i++) {
+    for (j = 0; j < ny && y[j] != x[i]; j++) ;
+    if (j == ny) return 0;
+  }
+  return 1;
+}
+
+static int verify_one(client *c, service *s)
+{
+  cred_state launcher;
+  exec_target t;
+  kernel_facts k = { sv.last_cap, SETGID_RULE_UNKNOWN };
+  prediction p;
+  char live[9][600], want[9][600];
+  static char const *const keys[] = { "Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff",
+                                      "CapBnd", "CapAmb", "NoNewPrivs" };
+  size_t i, j, w;
+  if (s->state != ST_UP || s->pid <= 0 || s->spec->type != SVC_LONGRUN) {
+    reply(c, "name=%s\tresult=skipped\treason=not running", s->spec->name);
+    return 0;
+  }
+  if (control_launcher(&launcher) < 0 || control_target(s->spec->argv[0], &t) < 0) {
+    reply(c, "name=%s\tresult=error\treason=%s", s->spec->name, strerror(errno));
+    return 1;
+  }
+  explain_predict(s->spec, &launcher, &t, &k, &p);
+  snprintf(want[0], sizeof want[0], "%u %u %u %u", p.after.ruid, p.after.euid, p.after.suid, p.after.euid);
+  snprintf(want[1], sizeof want[1], "%u %u %u %u", p.after.rgid, p.after.egid, p.after.sgid, p.after.egid);
+  w = 0;
+  want[2][0] = 0;
+  for (j = 0; j < p.after.ngroups && w < sizeof want[2] - 16; j++)
+    w += (size_t)snprintf(want[2] + w, sizeof want[2] - w, "%s%u", j ? " " : "", p.after.groups[j]);
+  snprintf(want[3], sizeof want[3], "%016" PRIx64, p.after.inh);
+  snprintf(want[4], sizeof want[4], "%016" PRIx64, p.after.prm);
+  snprintf(want[5], sizeof want[5], "%016" PRIx64, p.after.eff);
+  snprintf(want[6], sizeof want[6], "%016" PRIx64, p.after.bnd);
+  snprintf(want[7], sizeof want[7], "%016" PRIx64, p.after.amb);
+  snprintf(want[8], sizeof want[8], "%d", p.after.nnp);
+  for (i = 0; i < 9; i++) {
+    proc_field(s->pid, keys[i], live[i], sizeof live[i]);
+    if (i == 2 ? same_number_set(live[i], want[i]) : !strcmp(live[i], want[i])) continue;
+    reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", s->spec->name, keys[i],
+          live[i], want[i]);
+    return 1;
+  }
+  if (p.refused) {
+    reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s",
+          s->spec->name, p.reason);
+    return 1;
+  }
+  reply(c, "name=%s\tresult=ok", s->spec->name);
+  return 0;
+}
+
+/* ------------------------------------------------------------ requests */
+
+static int find_all(client *c, char **args, size_t n, service **out)
+{
+  size_t i;
+  for (i = 0; i < n; i++) {
+    out[i] = service_by_name(args[i]);
+    if (!out[i]) {
+      reply(c, "error: unknown service '%.64s'", args[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void request(client *c, char *msg)
+{
+  char *args[CONTROL_ARGS_MAX];
+  service *targets[CONTROL_ARGS_MAX];
+  size_t n = 0, i;
+  char *verb, *save = 0, *tok;
+
+  for (tok = strtok_r(msg, " ", &save); tok; tok = strtok_r(0, " ", &save)) {
+    if (n == CONTROL_ARGS_MAX) {
+      reply(c, "error: too many arguments (at most %d)", CONTROL_ARGS_MAX - 1);
+      return;
+    }
+    args[n++] = tok;
+  }
+  if (!n) {
+    reply(c, "error: empty request");
+    return;
+  }
+  verb = args[0];
+  n--;
+  {
+    control_verb const *v = control_verb_find(verb);
+    if (!v) {
+      reply(c, "error: unknown verb '%.32s'", verb);
+      return;
+    }
+    if (v->changes ? !c->may_change : !c->may_read) {
+      reply(c, "error: permission denied: %s", v->changes ? "only root may change services" : "not in the control group");
+      return;
+    }
+    if (n < v->min_args) {
+      reply(c, "error: usage: %s %s", v->name, v->usage);
+      return;
+    }
+  }
+  if (find_all(c, args + 1, (!strcmp(verb, "signal") && n) ? 0 : n, targets) < 0) return;
+
+  if (!strcmp(verb, "status")) {
+    if (!n) for (i = 0; i < sv.n; i++) status_record(c, sv.v[i]);
+    for (i = 0; i < n; i++) status_record(c, targets[i]);
+    reply(c, "ok");
+  } else if (!strcmp(verb, "start")) {
+    for (i = 0; i < n; i++) {
+      if (targets[i]->spec->refused) {
+        reply(c, "error: service '%s' is refused: its file has errors (capctl check)", targets[i]->spec->name);
+        return;
+      }
+    }
+    for (i = 0; i < n; i++) service_want(targets[i], 1);
+    reply(c, "ok");
+  } else if (!strcmp(verb, "stop")) {
+    for (i = 0; i < n; i++) service_want(targets[i], 0);
+    reply(c, "ok");
+  } else if (!strcmp(verb, "restart")) {
+    for (i = 0; i < n; i++) {
+      service *s = targets[i];
+      if (s->spec->refused) continue;
+      if (s->state == ST_UP || s->state == ST_STARTING) {
+        s->wanted_up = 1;
+        s->explicit_down = 0;
+        service_event(s, EV_STOP, 0);  /* wanted up: it starts again once down */
+      } else {
+        service_want(s, 1);
+      }
+    }
+    reply(c, "ok");
+  } else if (!strcmp(verb, "signal")) {
+    int sig = signal_from_name(args[1]);
+    if (sig < 0) {
+      reply(c, "error: unknown signal '%.32s'", args[1]);
+      return;
+    }
+    if (find_all(c, args + 2, n - 1, targets) < 0) return;
+    for (i = 0; i + 1 < n; i++)
+      if (targets[i]->pid > 0) kill(targets[i]->pid, sig);
+    reply(c, "ok");
+  } else if (!strcmp(verb, "reload")) {
+    if (supervisor_load(0) < 0) reply(c, "error: unable to read %s/services", sv.confdir);
+    else reply(c, "ok");
+  } else if (!strcmp(verb, "log")) {
+    char path[4096];
+    if (log_file_path(targets[0], path, sizeof path) < 0) reply(c, "error: log path too long");
+    else {
+      reply(c, "path=%s\tlog=%s", path,
+            targets[0]->spec->log == LOG_FILE ? "file" : targets[0]->spec->log == LOG_CONSOLE ? "console" :
+            targets[0]->spec->log == LOG_KMSG ? "kmsg" : "none");
+      reply(c, "ok");
+    }
+  } else if (!strcmp(verb, "verify")) {
+    unsigned bad = 0;
+    if (!n) for (i = 0; i < sv.n; i++) bad += (unsigned)verify_one(c, sv.v[i]);
+    for (i = 0; i < n; i++) bad += (unsigned)verify_one(c, targets[i]);
+    if (bad) reply(c, "error: %u service%s differ%s from the prediction", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
+    else reply(c, "ok");
+  }
+}
+
+/* ------------------------------------------------------------ the loop */
+
+static void accept_clients(void)
+{
+  for (;;) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    gid_t groups[256];
+    socklen_t glen = sizeof groups;
+    client *c;
+    int fd = accept4(sv.control, 0, 0, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) return;
+    if (nclients == CLIENTS_MAX || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+      char const busy[] = "error: too many clients";
+      send(fd, busy, sizeof busy - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+      close(fd);
+      continue;
+    }
+    c = &clients[nclients++];
+    memset(c, 0, sizeof *c);
+    c->fd = fd;
+    c->may_change = cred.uid == 0;
+    c->may_read = c->may_change;
+    if (!c->may_read && sv.conf.control_group_set) {
+      c->may_read = cred.gid == sv.conf.control_gid;
+      if (!c->may_read && getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) == 0) {
+        size_t i;
+        for (i = 0; i < glen / sizeof groups[0]; i++)
+          if (groups[i] == sv.conf.control_gid) c->may_read = 1;
+      }
+    }
+    c->deadline = now_ms() + CLIENT_IDLE_MS;
+  }
+}
+
+size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline)
+{
+  size_t n = 0, i;
+  if (sv.control >= 0 && n < max) {
+    p[n].fd = sv.control;
+    p[n++].events = POLLIN;
+  }
+  for (i = 0; i < nclients && n < max; i++) {
+    p[n].fd = clients[i].fd;
+    p[n++].events = clients[i].qoff < clients[i].qlen ? POLLOUT : POLLIN;
+    if (!*deadline || clients[i].deadline < *deadline) *deadline = clients[i].deadline;
+  }
+  return n;
+}
+
+static void drop_client(size_t i)
+{
+  close(clients[i].fd);
+  free(clients[i].q);
+  clients[i] = clients[--nclients];
+}
+
+void control_handle(struct pollfd const *p, size_t n)
+{
+  size_t i, k;
+  uint64_t now = now_ms();
+  for (k = 0; k < n; k++) {
+    if (p[k].fd == sv.control) {
+      if (p[k].revents & POLLIN) accept_clients();
+      continue;
+    }
+    for (i = 0; i < nclients && clients[i].fd != p[k].fd; i++) ;
+    if (i == nclients || !p[k].revents) continue;
+    {
+      client *c = &clients[i];
+      if (p[k].revents & POLLOUT) flush(c);
+      if ((p[k].revents & POLLIN) && c->qoff == c->qlen && !c->closing) {
+        char buf[CONTROL_MSG_MAX + 1];
+        ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC);
+        if (r == 0) c->closing = 1;
+        else if (r > 0) {
+          c->deadline = now + CLIENT_IDLE_MS;
+          if ((size_t)r > CONTROL_MSG_MAX) {
+            reply(c, "error: request too long (%zd bytes; at most %u): nothing done", r, CONTROL_MSG_MAX);
+          } else if (memchr(buf, 0, (size_t)r)) {
+            reply(c, "error: NUL byte in request: nothing done");
+          } else {
+            buf[r] = 0;
+            while (r > 0 && buf[r - 1] == '\n') buf[--r] = 0;
+            request(c, buf);
+          }
+          flush(c);
+        } else if (errno != EAGAIN && errno != EINTR) {
+          c->closing = 1;
+        }
+      }
+      if ((p[k].revents & (POLLHUP | POLLERR)) && !(p[k].revents & POLLIN)) c->closing = 1, c->qlen = c->qoff = 0;
+    }
+  }
+  for (i = nclients; i-- > 0;) {
+    if ((clients[i].closing && clients[i].qoff == clients[i].qlen) || clients[i].deadline <= now)
+      drop_client(i);
+  }
+}

@@ -1,0 +1,441 @@
+/* supervise/service.c -- the state machine of one service, the rules that
+ * start and stop services in dependency order, and the spawn through the
+ * privilege engine. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../conf/names.h"
+#include "notify.h"
+#include "privilege.h"
+#include "supervisor.h"
+
+char const *const state_names[] = {
+  "down", "starting", "up", "stopping", "backoff", "failed",
+};
+
+#define HEALTHY_RUN_MS 1000u
+#define KILL_GRACE_MS 5000u
+
+service *service_by_name(char const *name)
+{
+  size_t i;
+  for (i = 0; i < sv.n; i++)
+    if (!strcmp(sv.v[i]->spec->name, name)) return sv.v[i];
+  return 0;
+}
+
+service *service_by_pid(pid_t pid)
+{
+  size_t i;
+  for (i = 0; i < sv.n; i++)
+    if (sv.v[i]->pid == pid || sv.v[i]->stop_pid == pid) return sv.v[i];
+  return 0;
+}
+
+static void say(service *s, char const *level, char const *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(service *s, char const *level, char const *fmt, ...)
+{
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "capinit: service %s: %s%s\n", s->spec->name, level, text);
+  log_line(s, "capinit: %s%s", level, text);
+}
+
+static void set_state(service *s, enum state st)
+{
+  if (s->state == st) return;
+  s->state = st;
+  if (st == ST_UP) s->up_at = now_ms();
+  if (st == ST_DOWN || st == ST_FAILED || st == ST_BACKOFF) s->down_at = now_ms();
+}
+
+/* Send sig to the service's process group, and to its main process in
+ * case it left the group. */
+static void signal_group(service *s, int sig)
+{
+  if (s->pid <= 0) return;
+  kill(-s->pid, sig);
+  kill(s->pid, sig);
+  if (sig != SIGKILL && sig != SIGCONT) {
+    kill(-s->pid, SIGCONT);
+  }
+}
+
+/* ------------------------------------------------------------------ spawn */
+
+static void close_fd(int *fd)
+{
+  if (*fd >= 0) close(*fd);
+  *fd = -1;
+}
+
+/* fork, then in the child: stdio, readiness fd, the engine, execve.  The
+ * child writes (stage, errno) on a close-on-exec pipe if anything before
+ * execve fails, and exits without running the command. */
+static pid_t spawn(service *s, char **argv, int with_readiness, int *exec_pipe)
+{
+  svc const *spec = s->spec;
+  int ep[2], rp[2] = { -1, -1 }, out = -1, nul;
+  char notify_env[160], **env;
+  pid_t pid;
+
+  if (pipe2(ep, O_CLOEXEC) < 0) return -1;
+  if (spec->log == LOG_NONE) {
+    out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  } else if (log_open_pipe(s, &out) < 0) {
+    out = -1;
+  }
+  if (out < 0) goto fail_ep;
+  if (with_readiness && spec->ready == READY_FD && pipe2(rp, O_CLOEXEC) < 0) goto fail_out;
+  notify_env[0] = 0;
+  if (with_readiness && spec->ready == READY_NOTIFY) {
+    if (notify_open(s) < 0) goto fail_rp;
+    snprintf(notify_env, sizeof notify_env, "NOTIFY_SOCKET=%s", notify_path(s));
+  }
+  env = priv_environment(spec, notify_env[0] ? notify_env : 0);
+  if (!env) goto fail_rp;
+
+  pid = fork();
+  if (pid == 0) {
+    priv_fail f = { STAGE_SESSION, 0, -1 };
+    nul = open("/dev/null", O_RDONLY);
+    if (nul < 0 || dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
+        (rp[1] >= 0 && dup2(rp[1], spec->ready_fd) < 0)) {
+      f.err = errno;
+    } else {
+      if (nul > 2) close(nul);
+      if (sv.nofile.rlim_max) setrlimit(RLIMIT_NOFILE, &sv.nofile);
+      priv_exec(spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, argv, env, &f);
+    }
+    (void)!write(ep[1], &f, sizeof f);
+    _exit(126);
+  }
+  free(env);
+  close(ep[1]);
+  if (spec->log == LOG_NONE) close(out);
+  close_fd(&rp[1]);
+  if (pid < 0) {
+    close(ep[0]);
+    close_fd(&rp[0]);
+    return -1;
+  }
+  fcntl(ep[0], F_SETFL, O_NONBLOCK);
+  *exec_pipe = ep[0];
+  if (rp[0] >= 0) {
+    fcntl(rp[0], F_SETFL, O_NONBLOCK);
+    close_fd(&s->ready_pipe);
+    s->ready_pipe = rp[0];
+  }
+  return pid;
+
+fail_rp:
+  close_fd(&rp[0]);
+  close_fd(&rp[1]);
+fail_out:
+  if (spec->log == LOG_NONE) close(out);
+fail_ep:
+  close(ep[0]);
+  close(ep[1]);
+  return -1;
+}
+
+static void start(service *s)
+{
+  if (s->next_spec) {
+    svc_free(s->spec);
+    s->spec = s->next_spec;
+    s->next_spec = 0;
+  }
+  s->execed = s->ready_seen = 0;
+  s->fail_stage = s->fail_errno = -1;
+  s->status_text[0] = 0;
+  s->spawned_at = now_ms();
+  s->pid = spawn(s, s->spec->argv, 1, &s->exec_pipe);
+  if (s->pid < 0) {
+    s->pid = 0;
+    s->fail_errno = errno;
+    say(s, "warning: ", "unable to spawn: %s", strerror(errno));
+    service_event(s, EV_SPAWN_FAILED, -1);
+    return;
+  }
+  service_event(s, EV_SPAWNED, 0);
+}
+
+/* ------------------------------------------------------- the transitions */
+
+static void restart_or_rest(service *s, int status)
+{
+  svc const *spec = s->spec;
+  int failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+  uint64_t ran = now_ms() - s->spawned_at;
+
+  if (sv.shutting_down || !s->wanted_up || spec->restart == RESTART_NEVER ||
+      (spec->restart == RESTART_ON_FAILURE && !failed)) {
+    if (failed && s->wanted_up && !sv.shutting_down) {
+      set_state(s, ST_FAILED);
+    } else {
+      if (s->wanted_up && !failed) s->wanted_up = 0;  /* done, as asked */
+      set_state(s, ST_DOWN);
+    }
+    return;
+  }
+  s->restarts++;
+  if (ran >= HEALTHY_RUN_MS) {
+    s->backoff_ms = spec->restart_delay_ms;
+    set_state(s, ST_DOWN);  /* service_settle_all() starts it at once */
+    return;
+  }
+  if (!s->backoff_ms) s->backoff_ms = spec->restart_delay_ms;
+  s->deadline = now_ms() + s->backoff_ms;
+  say(s, "", "died after %llu ms: restarting in %u ms", (unsigned long long)ran, (unsigned)s->backoff_ms);
+  s->backoff_ms = s->backoff_ms > spec->restart_delay_max_ms / 2 ? spec->restart_delay_max_ms
+                                                                 : s->backoff_ms * 2;
+  if (s->backoff_ms < spec->restart_delay_ms) s->backoff_ms = spec->restart_delay_ms;
+  set_state(s, ST_BACKOFF);
+}
+
+static void describe_exit(service *s, int status)
+{
+  if (WIFEXITED(status))
+    say(s, "", "exited %d after %llu ms", WEXITSTATUS(status),
+        (unsigned long long)(now_ms() - s->spawned_at));
+  else if (WIFSIGNALED(status))
+    say(s, "", "killed by SIG%s after %llu ms",
+        signal_name(WTERMSIG(status)) ? signal_name(WTERMSIG(status)) : "?",
+        (unsigned long long)(now_ms() - s->spawned_at));
+}
+
+/* The one place where a service's current state changes. */
+void service_event(service *s, enum event ev, int arg)
+{
+  svc const *spec = s->spec;
+  char what[256];
+
+  switch (ev) {
+    case EV_SPAWNED:
+      set_state(s, ST_STARTING);
+      s->deadline = spec->ready_timeout_ms ? now_ms() + spec->ready_timeout_ms : 0;
+      return;
+
+    case EV_SPAWN_FAILED:
+      if (arg >= 0) {
+        priv_fail f = { arg, s->fail_errno, -1 };
+        errno = s->fail_errno;
+        say(s, "fatal: ", "start failed at stage %s: unable to %s: %s", priv_stage_names[arg],
+            priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));
+        s->fail_stage = arg;
+        /* deterministic: no automatic retry (capctl start tries again) */
+        set_state(s, ST_FAILED);
+        s->deadline = 0;
+      } else {
+        /* fork or pipe failed: a temporary shortage, back off and retry */
+        restart_or_rest(s, 111 << 8);
+      }
+      return;
+
+    case EV_EXECED:
+      s->execed = 1;
+      if (s->state == ST_STARTING && spec->type == SVC_LONGRUN && spec->ready == READY_EXEC) {
+        set_state(s, ST_UP);
+        s->deadline = 0;
+      }
+      return;
+
+    case EV_READY:
+      s->ready_seen = 1;
+      if (s->state == ST_STARTING && spec->type == SVC_LONGRUN) {
+        set_state(s, ST_UP);
+        s->deadline = 0;
+      }
+      return;
+
+    case EV_EXITED:
+      if (s->stop_pid && arg >= 0 && s->state == ST_STOPPING && spec->type == SVC_ONESHOT) {
+        s->stop_pid = 0;
+        if (!WIFEXITED(arg) || WEXITSTATUS(arg))
+          say(s, "warning: ", "stop-command failed (status %d)", arg);
+        set_state(s, ST_DOWN);
+        s->deadline = 0;
+        return;
+      }
+      s->last_status = arg;
+      signal_group(s, SIGKILL);  /* nothing of the service outlives it */
+      s->pid = 0;
+      s->deadline = 0;
+      close_fd(&s->ready_pipe);
+      if (s->state == ST_FAILED) return;  /* the engine's child, already reported */
+      if (s->state == ST_STOPPING) {
+        set_state(s, ST_DOWN);
+        return;
+      }
+      if (spec->type == SVC_ONESHOT && s->state == ST_STARTING && WIFEXITED(arg) && !WEXITSTATUS(arg)) {
+        set_state(s, ST_UP);
+        return;
+      }
+      describe_exit(s, arg);
+      restart_or_rest(s, arg);
+      return;
+
+    case EV_TIMEOUT:
+      s->deadline = 0;
+      if (s->state == ST_BACKOFF) {
+        set_state(s, ST_DOWN);
+      } else if (s->state == ST_STARTING) {
+        say(s, "warning: ", "not %s after %u ms: stopping it",
+            spec->type == SVC_ONESHOT ? "finished" : "ready", (unsigned)spec->ready_timeout_ms);
+        service_event(s, EV_STOP, 0);
+      } else if (s->state == ST_STOPPING) {
+        say(s, "warning: ", "still running %u ms after SIG%s: sending SIGKILL to its process group",
+            (unsigned)spec->stop_timeout_ms, signal_name(spec->stop_signal));
+        signal_group(s, SIGKILL);
+        if (s->stop_pid) kill(-s->stop_pid, SIGKILL);
+        s->deadline = now_ms() + KILL_GRACE_MS;
+      }
+      return;
+
+    case EV_STOP:
+      if (s->state == ST_BACKOFF || s->state == ST_FAILED) {
+        set_state(s, ST_DOWN);
+        s->deadline = 0;
+        return;
+      }
+      if (s->state == ST_UP && spec->type == SVC_ONESHOT) {
+        if (!spec->stop_argv) {
+          set_state(s, ST_DOWN);
+          return;
+        }
+        {
+          int ep = -1;
+          pid_t pid = spawn(s, spec->stop_argv, 0, &ep);
+          if (pid < 0) {
+            say(s, "warning: ", "unable to spawn the stop-command: %s", strerror(errno));
+            set_state(s, ST_DOWN);
+            return;
+          }
+          close(ep);
+          s->stop_pid = pid;
+          set_state(s, ST_STOPPING);
+          s->deadline = now_ms() + spec->stop_timeout_ms;
+        }
+        return;
+      }
+      if (s->state == ST_STARTING || s->state == ST_UP) {
+        set_state(s, ST_STOPPING);
+        signal_group(s, spec->stop_signal);
+        s->deadline = now_ms() + spec->stop_timeout_ms;
+      }
+      return;
+  }
+}
+
+/* ------------------------------------------------ wanted states and order */
+
+static int depends_on(service const *s, service const *d)
+{
+  size_t i;
+  for (i = 0; i < s->spec->ndepends; i++)
+    if (!strcmp(s->spec->depends[i], d->spec->name)) return 1;
+  return 0;
+}
+
+static int after(service const *s, service const *d)
+{
+  size_t i;
+  for (i = 0; i < s->spec->nafter; i++)
+    if (!strcmp(s->spec->after[i], d->spec->name)) return 1;
+  return 0;
+}
+
+void service_want(service *s, int up)
+{
+  size_t i;
+  if (up) {
+    if (s->wanted_up && !s->explicit_down && s->state != ST_FAILED) return;
+    s->wanted_up = 1;
+    s->explicit_down = 0;
+    if (s->state == ST_FAILED) set_state(s, ST_DOWN);
+    for (i = 0; i < s->spec->ndepends; i++) {
+      service *d = service_by_name(s->spec->depends[i]);
+      if (d) service_want(d, 1);
+    }
+  } else {
+    if (!s->wanted_up && s->explicit_down) return;
+    s->wanted_up = 0;
+    s->explicit_down = 1;
+    for (i = 0; i < sv.n; i++)
+      if (depends_on(sv.v[i], s)) service_want(sv.v[i], 0);
+  }
+}
+
+int service_is_settled_down(service const *s)
+{
+  return (s->state == ST_DOWN || s->state == ST_FAILED || s->state == ST_BACKOFF) &&
+         !s->pid && !s->stop_pid;
+}
+
+static int can_start(service const *s)
+{
+  size_t i;
+  for (i = 0; i < s->spec->ndepends; i++) {
+    service *d = service_by_name(s->spec->depends[i]);
+    if (!d || d->state != ST_UP) return 0;
+  }
+  for (i = 0; i < s->spec->nafter; i++) {
+    service *a = service_by_name(s->spec->after[i]);
+    if (a && a->wanted_up && (a->state == ST_DOWN || a->state == ST_STARTING)) return 0;
+  }
+  return 1;
+}
+
+/* Whatever depends on s, or comes after it, stops first. */
+static int can_stop(service const *s)
+{
+  size_t i;
+  for (i = 0; i < sv.n; i++) {
+    service const *t = sv.v[i];
+    if (t == s || service_is_settled_down(t)) continue;
+    if (depends_on(t, s) || after(t, s)) return 0;
+  }
+  return 1;
+}
+
+static int settle_one(service *s)
+{
+  if (s->wanted_up && !sv.shutting_down) {
+    if (s->state == ST_DOWN && !s->pid && !s->stop_pid && !s->spec->refused && can_start(s)) {
+      start(s);
+      return 1;
+    }
+    return 0;
+  }
+  if ((s->state == ST_UP || s->state == ST_STARTING || s->state == ST_BACKOFF ||
+       (s->state == ST_FAILED && s->pid)) && can_stop(s)) {
+    enum state before = s->state;
+    service_event(s, EV_STOP, 0);
+    return s->state != before;
+  }
+  return 0;
+}
+
+void service_settle_all(void)
+{
+  int changed, rounds = 0;
+  do {
+    size_t i;
+    changed = 0;
+    for (i = 0; i < sv.n; i++) changed |= settle_one(sv.v[i]);
+  } while (changed && ++rounds < 1000);
+}

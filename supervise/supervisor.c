@@ -1,0 +1,344 @@
+/* supervise/supervisor.c -- loading the configuration and the event loop.
+ *
+ * One poll() over the signal selfpipe, the control socket and its
+ * clients, and each service's log pipe, exec-status pipe, readiness pipe
+ * and notify socket; one deadline, the earliest of all timers.  Nothing
+ * wakes the loop when nothing happens. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <skalibs/selfpipe.h>
+
+#include "../conf/diag.h"
+#include "notify.h"
+#include "privilege.h"
+#include "supervisor.h"
+
+supervisor sv;
+
+uint64_t now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int mkdir_p(char const *path, mode_t mode)
+{
+  char buf[4096];
+  size_t i, n = strlen(path);
+  if (n >= sizeof buf) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(buf, path, n + 1);
+  for (i = 1; i <= n; i++) {
+    if (buf[i] != '/' && buf[i]) continue;
+    buf[i] = 0;
+    if (mkdir(buf, mode) < 0 && errno != EEXIST) return -1;
+    buf[i] = i < n ? '/' : 0;
+  }
+  return 0;
+}
+
+static service *service_new(svc *spec)
+{
+  service *s = calloc(1, sizeof *s);
+  if (!s) return 0;
+  s->spec = spec;
+  s->exec_pipe = s->ready_pipe = s->notify_sock = -1;
+  s->log.pipe = s->log.wpipe = s->log.file = -1;
+  s->last_status = -1;
+  s->fail_stage = s->fail_errno = -1;
+  s->backoff_ms = spec->restart_delay_ms;
+  s->wanted_up = spec->enabled && !spec->refused;
+  if (spec->refused) {
+    s->state = ST_FAILED;
+    s->failure = "invalid service file (capctl check)";
+  }
+  return s;
+}
+
+static void service_forget(size_t i)
+{
+  service *s = sv.v[i];
+  log_close(s);
+  notify_close(s);
+  if (s->exec_pipe >= 0) close(s->exec_pipe);
+  if (s->ready_pipe >= 0) close(s->ready_pipe);
+  svc_free(s->spec);
+  svc_free(s->next_spec);
+  free(s);
+  memmove(sv.v + i, sv.v + i + 1, (sv.n - i - 1) * sizeof *sv.v);
+  sv.n--;
+}
+
+static void print_diags(diag_list *d)
+{
+  size_t i;
+  diag_sort(d);
+  for (i = 0; i < d->n; i++) {
+    diag const *x = &d->v[i];
+    char const *w = x->level == DIAG_WARNING ? "warning: " : "";
+    if (x->line) fprintf(stderr, "capinit: %s%s:%u: %s\n", w, x->file, x->line, x->text);
+    else fprintf(stderr, "capinit: %s%s: %s\n", w, x->file, x->text);
+  }
+}
+
+/* (Re)read the configuration: new services start, removed ones stop,
+ * changed ones take effect at their next start. */
+int supervisor_load(int initial)
+{
+  diag_list diags = { 0, 0, 0 };
+  conf_ctx ctx = { "/", &diags, 0, 1 };
+  capinit_conf conf;
+  svc_set set = { 0, 0 };
+  char path[4096];
+  size_t i, j;
+
+  capinit_conf_defaults(&conf);
+  snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
+  if (access(path, F_OK) == 0 && capinit_conf_load(&ctx, &conf, path) < 0) {
+    print_diags(&diags);
+    if (initial) fprintf(stderr, "capinit: warning: %s has errors: using the defaults\n", path);
+    else fprintf(stderr, "capinit: warning: %s has errors: keeping the current settings\n", path);
+    capinit_conf_free(&conf);
+    if (initial) capinit_conf_defaults(&sv.conf);
+  } else {
+    if (!initial) capinit_conf_free(&sv.conf);
+    sv.conf = conf;
+  }
+  diag_free(&diags);
+  if (mkdir_p(sv.conf.log_directory, 0755) < 0)
+    fprintf(stderr, "capinit: warning: unable to create %s: %s (log lines will be dropped and counted)\n",
+            sv.conf.log_directory, strerror(errno));
+
+  if (svc_set_load_dir(&ctx, &set, sv.confdir) < 0) {
+    fprintf(stderr, "capinit: %s: unable to read %s/services: %s\n",
+            initial ? "fatal" : "warning", sv.confdir, strerror(errno));
+    diag_free(&diags);
+    return -1;
+  }
+  svc_set_validate(&ctx, &set);
+  print_diags(&diags);
+  diag_free(&diags);
+
+  for (i = 0; i < sv.n; i++) sv.v[i]->removed = 1;
+  for (j = 0; j < set.n; j++) {
+    svc *spec = set.v[j];
+    service *s = service_by_name(spec->name);
+    if (s) {
+      s->removed = 0;
+      if (service_is_settled_down(s) && s->state != ST_FAILED) {
+        svc_free(s->spec);
+        s->spec = spec;
+      } else {
+        svc_free(s->next_spec);
+        s->next_spec = spec;
+      }
+      continue;
+    }
+    s = service_new(spec);
+    if (!s) {
+      fprintf(stderr, "capinit: warning: service %s: out of memory: not loaded\n", spec->name);
+      svc_free(spec);
+      continue;
+    }
+    sv.v = realloc(sv.v, (sv.n + 1) * sizeof *sv.v);
+    if (!sv.v) {
+      fprintf(stderr, "capinit: fatal: out of memory\n");
+      exit(111);
+    }
+    sv.v[sv.n++] = s;
+  }
+  free(set.v);
+  for (i = 0; i < sv.n; i++)
+    if (sv.v[i]->removed) service_want(sv.v[i], 0);
+  return 0;
+}
+
+void supervisor_read_exec_pipe(service *s)
+{
+  priv_fail f;
+  ssize_t r = read(s->exec_pipe, &f, sizeof f);
+  if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
+  close(s->exec_pipe);
+  s->exec_pipe = -1;
+  if (r == (ssize_t)sizeof f && f.stage >= 0 && f.stage < STAGE_COUNT) {
+    s->fail_errno = f.err;
+    s->failure = "a privilege stage failed";
+    service_event(s, EV_SPAWN_FAILED, f.stage);
+  } else {
+    service_event(s, EV_EXECED, 0);
+  }
+}
+
+static void reap(void)
+{
+  int status;
+  pid_t pid;
+  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+    service *s = service_by_pid(pid);
+    if (!s) continue;  /* an orphan: reaped, nothing more */
+    if (pid == s->pid && s->exec_pipe >= 0) supervisor_read_exec_pipe(s);
+    if (s->log.pipe >= 0) log_read(s);
+    service_event(s, EV_EXITED, status);
+  }
+}
+
+static void ready_read(service *s)
+{
+  char buf[256];
+  ssize_t r = read(s->ready_pipe, buf, sizeof buf);
+  if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
+  if (r > 0 && memchr(buf, '\n', (size_t)r)) service_event(s, EV_READY, 0);
+  if (r > 0 && !memchr(buf, '\n', (size_t)r)) return;
+  close(s->ready_pipe);  /* ready, or the service closed its fd: done either way */
+  s->ready_pipe = -1;
+}
+
+static void begin_shutdown(int sig)
+{
+  size_t i;
+  if (!sv.shutting_down)
+    fprintf(stderr, "capinit: SIG%s: stopping every service\n", sig == SIGINT ? "INT" : "TERM");
+  sv.shutting_down = 1;
+  for (i = 0; i < sv.n; i++) sv.v[i]->wanted_up = 0;
+}
+
+static int handle_signals(void)
+{
+  int sig;
+  while ((sig = selfpipe_read()) > 0) {
+    switch (sig) {
+      case SIGCHLD: reap(); break;
+      case SIGTERM: case SIGINT: begin_shutdown(sig); break;
+      case SIGHUP:
+        fprintf(stderr, "capinit: SIGHUP: reloading %s\n", sv.confdir);
+        supervisor_load(0);
+        break;
+    }
+  }
+  return sig;
+}
+
+static int all_down(void)
+{
+  size_t i;
+  for (i = 0; i < sv.n; i++)
+    if (!service_is_settled_down(sv.v[i])) return 0;
+  return 1;
+}
+
+enum { FD_SELF, FD_LOG, FD_EXEC, FD_READY, FD_NOTIFY, FD_CONTROL };
+
+int supervisor_run(void)
+{
+  struct pollfd *p = 0;
+  unsigned char *kind = 0;
+  service **who = 0;
+  size_t cap = 0;
+  sigset_t set;
+  int self;
+
+  self = selfpipe_init();
+  if (self < 0) {
+    fprintf(stderr, "capinit: fatal: unable to create the selfpipe: %s\n", strerror(errno));
+    return 111;
+  }
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGHUP);
+  if (selfpipe_trapset(&set) < 0) {
+    fprintf(stderr, "capinit: fatal: unable to trap signals: %s\n", strerror(errno));
+    return 111;
+  }
+  signal(SIGPIPE, SIG_IGN);
+
+  if (control_listen() < 0) return 111;
+  if (supervisor_load(1) < 0) return 111;
+  service_settle_all();
+
+  for (;;) {
+    size_t n = 0, i, want = 2 + 4 * sv.n + 128;
+    uint64_t deadline = 0, now;
+    int timeout, r;
+
+    if (sv.shutting_down && all_down()) break;
+    if (want > cap) {
+      cap = want * 2;
+      p = realloc(p, cap * sizeof *p);
+      kind = realloc(kind, cap);
+      who = realloc(who, cap * sizeof *who);
+      if (!p || !kind || !who) {
+        fprintf(stderr, "capinit: fatal: out of memory\n");
+        return 111;
+      }
+    }
+    p[n].fd = self; p[n].events = POLLIN; kind[n] = FD_SELF; who[n++] = 0;
+    for (i = 0; i < sv.n; i++) {
+      service *s = sv.v[i];
+      if (s->log.pipe >= 0) { p[n].fd = s->log.pipe; p[n].events = POLLIN; kind[n] = FD_LOG; who[n++] = s; }
+      if (s->exec_pipe >= 0) { p[n].fd = s->exec_pipe; p[n].events = POLLIN; kind[n] = FD_EXEC; who[n++] = s; }
+      if (s->ready_pipe >= 0) { p[n].fd = s->ready_pipe; p[n].events = POLLIN; kind[n] = FD_READY; who[n++] = s; }
+      if (s->notify_sock >= 0) { p[n].fd = s->notify_sock; p[n].events = POLLIN; kind[n] = FD_NOTIFY; who[n++] = s; }
+      if (s->deadline && (!deadline || s->deadline < deadline)) deadline = s->deadline;
+    }
+    {
+      size_t first = n;
+      n += control_fds(p + n, cap - n, &deadline);
+      for (i = first; i < n; i++) { kind[i] = FD_CONTROL; who[i] = 0; }
+    }
+
+    now = now_ms();
+    timeout = !deadline ? -1 : deadline <= now ? 0 : deadline - now > 86400000u ? 86400000 : (int)(deadline - now);
+    r = poll(p, n, timeout);
+    if (r < 0 && errno != EINTR) {
+      fprintf(stderr, "capinit: warning: poll: %s\n", strerror(errno));
+      continue;
+    }
+
+    if (r > 0) {
+      size_t first_control = n;
+      for (i = 0; i < n; i++) {
+        if (kind[i] == FD_CONTROL) {
+          if (i < first_control) first_control = i;
+          continue;
+        }
+        if (!p[i].revents) continue;
+        switch (kind[i]) {
+          case FD_SELF: handle_signals(); break;
+          case FD_LOG: if (who[i]->log.pipe == p[i].fd) log_read(who[i]); break;
+          case FD_EXEC: if (who[i]->exec_pipe == p[i].fd) supervisor_read_exec_pipe(who[i]); break;
+          case FD_READY: if (who[i]->ready_pipe == p[i].fd) ready_read(who[i]); break;
+          case FD_NOTIFY: if (who[i]->notify_sock == p[i].fd) notify_read(who[i]); break;
+        }
+      }
+      if (first_control < n) control_handle(p + first_control, n - first_control);
+    }
+
+    now = now_ms();
+    for (i = 0; i < sv.n; i++)
+      if (sv.v[i]->deadline && sv.v[i]->deadline <= now) service_event(sv.v[i], EV_TIMEOUT, 0);
+    service_settle_all();
+    for (i = sv.n; i-- > 0;)
+      if (sv.v[i]->removed && service_is_settled_down(sv.v[i])) service_forget(i);
+  }
+  control_close();
+  free(p);
+  free(kind);
+  free(who);
+  fprintf(stderr, "capinit: every service is down\n");
+  return 0;
+}

@@ -1,0 +1,117 @@
+/* supervise/supervisor.h -- capinit's supervisor: one process, one event
+ * loop, one state machine per service.
+ *
+ * Every service has a wanted state (up or down) and a current state; the
+ * loop turns events (a child's exit, readiness, a timer, a control
+ * request) into calls of service_event(), which is the one place where
+ * current states change.  service_settle() then starts and stops what the
+ * wanted states and the dependencies allow. */
+#ifndef CAPINIT_SUPERVISE_SUPERVISOR_H
+#define CAPINIT_SUPERVISE_SUPERVISOR_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "../conf/svc.h"
+
+enum state {
+  ST_DOWN,        /* not running */
+  ST_STARTING,    /* spawned, not ready yet */
+  ST_UP,          /* ready (a oneshot: exited 0) */
+  ST_STOPPING,    /* stop signal sent (a oneshot: stop-command running) */
+  ST_BACKOFF,     /* died; waiting before the next start */
+  ST_FAILED,      /* a privilege stage failed, or gave up: no automatic retry */
+};
+extern char const *const state_names[];
+
+enum event {
+  EV_SPAWNED,     /* fork done */
+  EV_SPAWN_FAILED,/* a stage before exec failed (arg: stage), or fork failed */
+  EV_EXECED,      /* execve succeeded */
+  EV_READY,       /* readiness: fd:N newline, READY=1 */
+  EV_EXITED,      /* the main process ended (arg: wait status) */
+  EV_TIMEOUT,     /* the service's deadline passed */
+  EV_STOP,        /* begin stopping */
+};
+
+typedef struct logsink_s {
+  int pipe;                /* read end of stdout+stderr, -1 */
+  int wpipe;               /* write end, held across restarts, -1 */
+  int file;                /* open sink, -1 */
+  uint64_t retry_at;       /* when to try opening the file again */
+  uint64_t size;           /* bytes in the current file */
+  uint64_t lines, dropped;
+  char partial[1024];      /* an incomplete last line */
+  size_t npartial;
+} logsink;
+
+typedef struct service_s {
+  svc *spec;
+  svc *next_spec;          /* reload: takes effect at the next start */
+  int wanted_up;
+  int explicit_down;       /* stopped by request: do not restart */
+  int removed;             /* gone from the configuration: forget when down */
+  enum state state;
+  pid_t pid;               /* main process (the command itself) */
+  pid_t stop_pid;          /* a oneshot's stop-command */
+  int exec_pipe;           /* close-on-exec status pipe, -1 */
+  int ready_pipe;          /* fd:N readiness, -1 */
+  int notify_sock;         /* notify readiness, -1 */
+  int execed, ready_seen;
+  uint64_t deadline;       /* monotonic ms, 0 = none */
+  uint64_t spawned_at, up_at, down_at;
+  uint32_t backoff_ms;
+  unsigned restarts;
+  int last_status;         /* wait status of the last exit, -1 none */
+  int fail_stage, fail_errno; /* -1 none */
+  char const *failure;     /* why it is failed, for status (static text) */
+  char status_text[128];   /* STATUS= */
+  logsink log;
+} service;
+
+typedef struct supervisor_s {
+  char const *confdir, *rundir;
+  capinit_conf conf;
+  service **v;
+  size_t n;
+  unsigned last_cap;
+  int shutting_down;
+  int control;             /* listening socket, -1 */
+  int console;             /* console fd for log = console */
+  struct rlimit nofile;    /* what capinit started with: services get it */
+  int subreaper;
+} supervisor;
+
+extern supervisor sv;
+
+uint64_t now_ms(void);
+
+/* service.c */
+void service_event(service *s, enum event ev, int arg);
+void service_settle_all(void);
+service *service_by_name(char const *name);
+service *service_by_pid(pid_t pid);
+void service_want(service *s, int up);
+int service_is_settled_down(service const *s);
+
+/* log.c */
+int log_open_pipe(service *s, int *child_end);
+void log_read(service *s);
+void log_close(service *s);
+void log_line(service *s, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
+int log_file_path(service const *s, char *buf, size_t len);
+
+/* control.c */
+struct pollfd;
+int control_listen(void);
+size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline);
+void control_handle(struct pollfd const *p, size_t n);
+void control_close(void);
+
+/* supervisor.c */
+int supervisor_load(int initial);
+int supervisor_run(void);
+void supervisor_read_exec_pipe(service *s);
+
+#endif
