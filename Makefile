@@ -96,13 +96,18 @@ $(B)/bin/capexec: $(B)/obj/supervise/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 
 # Test-only programs: the credentials probe, and capexec built with the
 # fault-injection layer (-DPRIV_FAULT), which release builds never have.
-TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault
+TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper
 BUSYBOX := $(B)/debs/busybox-static/bin/busybox
 
 $(BUSYBOX): mk/extract-deb.sh | $(DEPS_STAMP)
 	@sh mk/extract-deb.sh $(B) busybox-static
 
 $(B)/tests/probe: $(B)/obj/tests/probe.o
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+$(B)/tests/svc_helper: $(B)/obj/tests/svc_helper.o
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^

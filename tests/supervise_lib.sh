@@ -1,0 +1,79 @@
+# tests/supervise_lib.sh -- run capinit for a test, in its own PID
+# namespace, and talk to it.  Source after tests/lib.sh, with B set.
+#
+#   sv_init                 make $T (temp dir) with $T/c/services, $T/log
+#   svc NAME <<EOF ... EOF  write $T/c/services/NAME.svc (SVC_NAME=NAME is added)
+#   sv_start [ARGS]         start capinit --container in a new PID namespace
+#   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS (inside the namespace)
+#   sv_field NAME KEY       one field of `capctl status NAME`
+#   sv_wait NAME STATE [S]  wait until NAME is in STATE (at most S seconds, 10)
+#   sv_stop                 SIGTERM to capinit; wait for it to exit; $sv_rc
+#   sv_pid                  capinit's pid as seen from here
+#
+# A test's waits are bounded loops of short sleeps: the test polls, capinit
+# never does.
+CAPINIT=$(pwd)/$B/bin/capinit
+CAPCTL=$(pwd)/$B/bin/capctl
+HELPER=$(pwd)/$B/tests/svc_helper
+PROBE=$(pwd)/$B/tests/probe
+
+sv_init() {
+  T=$(mktemp -d)
+  chmod 755 "$T"
+  mkdir -p "$T/c/services" "$T/log"
+  printf 'log-directory = %s/log\n' "$T" > "$T/c/capinit.conf"
+  trap 'sv_cleanup' EXIT
+}
+
+sv_cleanup() {
+  [ -n "${sv_unshare:-}" ] && kill -KILL "$sv_unshare" 2>/dev/null
+  [ -n "${sv_nspid:-}" ] && kill -KILL "$sv_nspid" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$T"
+}
+
+svc() { # NAME, body on stdin
+  { cat; printf 'environment = SVC_NAME=%s\n' "$1"; } > "$T/c/services/$1.svc"
+}
+
+sv_start() {
+  rm -f "$T/capinit.out"
+  unshare --pid --fork --mount-proc "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" \
+    >"$T/capinit.out" 2>&1 &
+  sv_unshare=$!
+  i=0
+  while [ ! -S "$T/run/control" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  sv_nspid=$(pgrep -P "$sv_unshare" | head -n 1)
+  [ -S "$T/run/control" ]
+}
+
+sv_pid() { echo "$sv_nspid"; }
+
+# capctl runs in the same PID namespace as capinit, so that pids agree
+sv_ctl() {
+  nsenter -t "$sv_nspid" -p -m "$CAPCTL" "$@" -r "$T/run"
+}
+
+sv_field() { # NAME KEY
+  sv_ctl status --json "$1" 2>/dev/null |
+    sed -n "s/^    \"$2\": \(.*\)\$/\1/p" | sed -e 's/,$//' -e 's/^"//' -e 's/"$//'
+}
+
+sv_wait() { # NAME STATE [SECONDS]
+  n=$(( ${3:-10} * 20 ))
+  while [ $n -gt 0 ]; do
+    [ "$(sv_field "$1" state)" = "$2" ] && return 0
+    sleep 0.05
+    n=$((n - 1))
+  done
+  return 1
+}
+
+sv_stop() {
+  kill -TERM "$sv_nspid" 2>/dev/null
+  wait "$sv_unshare"
+  sv_rc=$?
+  sv_unshare=
+  sv_nspid=
+  return 0
+}

@@ -1,0 +1,165 @@
+/* tests/svc_helper.c -- a service for the supervisor's tests, one binary
+ * with several behaviours, chosen by the first argument:
+ *
+ *   stamp FILE [DELAY_MS]     append "NAME START_MS" (CLOCK_MONOTONIC, ms) to
+ *                             FILE, where NAME is $SVC_NAME, then pause;
+ *                             with DELAY_MS, sleep that long first
+ *   exit CODE [FILE]          append a stamp to FILE (if given), exit CODE
+ *   run MS CODE [FILE]        stamp, run MS milliseconds, exit CODE
+ *   fdready N [DELAY_MS]      after DELAY_MS, write "\n" on fd N, pause
+ *   notify [DELAY_MS] [STATUS] after DELAY_MS, send STATUS=... and READY=1
+ *                             to $NOTIFY_SOCKET, pause
+ *   notify-foreign            fork a child that leaves the session
+ *                             (setsid) and sends READY=1: not a process
+ *                             of the service any more; then pause
+ *   ignore-term               ignore SIGTERM, pause
+ *   doublefork FILE           fork a grandchild that writes its pid to FILE
+ *                             and pauses; the middle process exits; pause
+ *   spew BYTES                write BYTES bytes of 100-byte lines to
+ *                             stdout, then pause
+ *   lines N                   write N numbered lines to stdout, then pause
+ *
+ * Every mode prints nothing else.  Exits 2 on bad usage. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long long mono_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (unsigned long long)ts.tv_sec * 1000ull + (unsigned long long)ts.tv_nsec / 1000000ull;
+}
+
+static void sleep_ms(long ms)
+{
+  struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+  while (nanosleep(&ts, &ts) < 0 && errno == EINTR) ;
+}
+
+static void stamp(char const *file)
+{
+  char line[128];
+  char const *name = getenv("SVC_NAME");
+  int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+  int n;
+  if (fd < 0) return;
+  n = snprintf(line, sizeof line, "%s %llu %d\n", name ? name : "?", mono_ms(), (int)getpid());
+  (void)!write(fd, line, (size_t)n);
+  close(fd);
+}
+
+static void forever(void)
+{
+  for (;;) pause();
+}
+
+static int notify(char const *msg)
+{
+  char const *path = getenv("NOTIFY_SOCKET");
+  struct sockaddr_un sa;
+  int fd;
+  if (!path || strlen(path) >= sizeof sa.sun_path) return -1;
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  strcpy(sa.sun_path, path);
+  fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (sendto(fd, msg, strlen(msg), 0, (struct sockaddr *)&sa, sizeof sa) < 0) {
+    close(fd);
+    return -1;
+  }
+  close(fd);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  char const *mode = argc > 1 ? argv[1] : "";
+
+  if (!strcmp(mode, "stamp") && argc >= 3) {
+    if (argc > 3) sleep_ms(atol(argv[3]));
+    stamp(argv[2]);
+    forever();
+  }
+  if (!strcmp(mode, "exit") && argc >= 3) {
+    if (argc > 3) stamp(argv[3]);
+    return atoi(argv[2]);
+  }
+  if (!strcmp(mode, "run") && argc >= 4) {
+    if (argc > 4) stamp(argv[4]);
+    sleep_ms(atol(argv[2]));
+    return atoi(argv[3]);
+  }
+  if (!strcmp(mode, "fdready") && argc >= 3) {
+    int fd = atoi(argv[2]);
+    if (argc > 3) sleep_ms(atol(argv[3]));
+    if (write(fd, "\n", 1) != 1) return 2;
+    forever();
+  }
+  if (!strcmp(mode, "notify")) {
+    char msg[256];
+    if (argc > 2) sleep_ms(atol(argv[2]));
+    snprintf(msg, sizeof msg, "STATUS=%s\nREADY=1\n", argc > 3 ? argv[3] : "ready");
+    if (notify(msg) < 0) return 2;
+    forever();
+  }
+  if (!strcmp(mode, "notify-foreign")) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      setsid();
+      /* a new session: no longer a process of the service */
+      notify("READY=1\n");
+      _exit(0);
+    }
+    forever();
+  }
+  if (!strcmp(mode, "ignore-term")) {
+    signal(SIGTERM, SIG_IGN);
+    forever();
+  }
+  if (!strcmp(mode, "doublefork") && argc >= 3) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (fork() == 0) {
+        char line[32];
+        int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        int n = snprintf(line, sizeof line, "%d\n", (int)getpid());
+        if (fd >= 0) {
+          (void)!write(fd, line, (size_t)n);
+          close(fd);
+        }
+        forever();
+      }
+      _exit(0);
+    }
+    forever();
+  }
+  if (!strcmp(mode, "spew") && argc >= 3) {
+    long long left = atoll(argv[2]);
+    char line[100];
+    memset(line, 'x', sizeof line - 1);
+    line[sizeof line - 1] = '\n';
+    while (left > 0) {
+      ssize_t w = write(1, line, left < (long long)sizeof line ? (size_t)left : sizeof line);
+      if (w < 0 && errno != EINTR) break;
+      if (w > 0) left -= w;
+    }
+    forever();
+  }
+  if (!strcmp(mode, "lines") && argc >= 3) {
+    long i, n = atol(argv[2]);
+    for (i = 1; i <= n; i++) printf("line %ld\n", i);
+    fflush(stdout);
+    forever();
+  }
+  fprintf(stderr, "usage: svc_helper MODE ARGS (see tests/svc_helper.c)\n");
+  return 2;
+}
