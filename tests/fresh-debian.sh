@@ -13,6 +13,7 @@ targets=${*:-check}
 if ! command -v mmdebstrap >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap
 fi
+mkdir -p "$(dirname "$root")"
 if [ ! -x "$root/usr/bin/make" ]; then
   echo "fresh-debian: making a minimal Debian 12 root in $root"
   mmdebstrap --variant=apt --include=ca-certificates,git,make bookworm "$root" \
