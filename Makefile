@@ -77,7 +77,7 @@ $(B)/obj/%.o: %.c | $(SYSROOT_STAMP)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/bin/capinit: $(B)/obj/init/capinit.o $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+$(B)/bin/capinit: $(B)/obj/init/capinit.o $(B)/obj/init/boot.o $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -19,8 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sys/reboot.h>
+
 #include "../supervise/privilege.h"
 #include "../supervise/supervisor.h"
+#include "boot.h"
 
 static void help(void)
 {
@@ -74,11 +77,40 @@ int main(int argc, char **argv)
       return 100;
     }
   }
-  (void)container;
-
   setvbuf(stderr, 0, _IOLBF, 0);
+  sv.started_ms = now_ms();
   sv.control = -1;
   sv.console = 2;
+  sv.machine = getpid() == 1 && !container;
+  if (sv.machine) {
+    /* phase 1: anything fatal here runs the emergency shell */
+    capinit_conf conf;
+    char path[4096];
+    diag_list diags = { 0, 0, 0 };
+    conf_ctx ctx = { "/", &diags, 0, 0 };
+    boot_mounts();
+    if (boot_console() < 0) boot_emergency("no /dev/console", 0);
+    reboot(RB_DISABLE_CAD);  /* Ctrl-Alt-Del: SIGINT to PID 1 */
+    fprintf(stderr, "capinit %s: booting\n", CAPINIT_VERSION);
+    boot_hostname();
+    sv.last_cap = priv_last_cap();
+    boot_kernel_support();
+    capinit_conf_defaults(&conf);
+    snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
+    if (access(path, F_OK) == 0) capinit_conf_load(&ctx, &conf, path);
+    diag_free(&diags);
+    sv.emergency_shell = conf.emergency_shell;
+    snprintf(path, sizeof path, "%s/services", sv.confdir);
+    if (access(path, F_OK) < 0) {
+      char why[4200];
+      snprintf(why, sizeof why, "no configuration: %s: %s", path, strerror(errno));
+      boot_emergency(why, sv.emergency_shell);
+    }
+    snprintf(path, sizeof path, "%s/modules", sv.confdir);
+    boot_modules(path);
+    snprintf(path, sizeof path, "%s/filecaps", sv.confdir);
+    boot_filecaps(path);
+  }
   sv.last_cap = priv_last_cap();
   if (getpid() != 1) {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
@@ -96,7 +128,14 @@ int main(int argc, char **argv)
   }
   if (mkdir_p(sv.rundir) < 0) {
     fprintf(stderr, "capinit: fatal: unable to create %s: %s\n", sv.rundir, strerror(errno));
+    if (sv.machine) boot_emergency("no runtime directory", sv.emergency_shell);
     return 111;
   }
-  return supervisor_run();
+  {
+    int rc = supervisor_run();
+    if (!sv.machine) return rc;
+    /* phase 2 is over: PID 1 never exits */
+    if (rc) boot_emergency("the supervisor could not start", sv.emergency_shell);
+    boot_final(sv.action ? sv.action : RB_AUTOBOOT);
+  }
 }

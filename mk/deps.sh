@@ -6,7 +6,7 @@
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
-pkgs_check="libcap2-bin util-linux man-db python3"
+pkgs_check="libcap2-bin util-linux man-db python3 cpio qemu-system-x86"
 
 want=
 for group in "$@"; do

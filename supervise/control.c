@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -412,6 +413,11 @@ static void request(client *c, char *msg)
             targets[0]->spec->log == LOG_KMSG ? "kmsg" : "none");
       reply(c, "ok");
     }
+  } else if (!strcmp(verb, "poweroff") || !strcmp(verb, "reboot") || !strcmp(verb, "halt")) {
+    char why[64];
+    snprintf(why, sizeof why, "capctl %s", verb);
+    supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
+    reply(c, "ok");
   } else if (!strcmp(verb, "verify")) {
     unsigned bad = 0;
     if (!n) for (i = 0; i < sv.n; i++) bad += (unsigned)verify_one(c, sv.v[i]);

@@ -12,6 +12,9 @@ control_verb const control_verbs[] = {
   { "reload", 1, 0, "" },
   { "log", 0, 1, "NAME" },
   { "verify", 0, 0, "[NAME...]" },
+  { "poweroff", 1, 0, "" },
+  { "reboot", 1, 0, "" },
+  { "halt", 1, 0, "" },
 };
 size_t const control_verbs_n = sizeof control_verbs / sizeof control_verbs[0];
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,6 +51,28 @@ static int mkdir_p(char const *path, mode_t mode)
   return 0;
 }
 
+void supervisor_refuse_command(char const *path, char const *why)
+{
+  char **v = realloc(sv.bad_commands, (sv.nbad_commands + 1) * sizeof *v);
+  (void)why;
+  if (!v) return;
+  sv.bad_commands = v;
+  v[sv.nbad_commands] = strdup(path);
+  if (v[sv.nbad_commands]) sv.nbad_commands++;
+}
+
+/* What the machine cannot give a spec: refuse it, with the reason. */
+static char const *cannot_run(svc const *spec)
+{
+  size_t i;
+  if (sv.no_securebits && spec->securebits) return "the kernel has no per-process securebits";
+  if (sv.no_ambient && spec->caps) return "the kernel has no ambient capabilities";
+  for (i = 0; spec->argv && i < sv.nbad_commands; i++)
+    if (!strcmp(spec->argv[0], sv.bad_commands[i]))
+      return "its command's file capabilities do not match the filecaps manifest";
+  return 0;
+}
+
 static service *service_new(svc *spec)
 {
   service *s = calloc(1, sizeof *s);
@@ -64,6 +87,11 @@ static service *service_new(svc *spec)
   if (spec->refused) {
     s->state = ST_FAILED;
     s->failure = "invalid service file (capctl check)";
+  } else if ((s->failure = cannot_run(spec))) {
+    fprintf(stderr, "capinit: service %s: refused: %s\n", spec->name, s->failure);
+    spec->refused = 1;
+    s->wanted_up = 0;
+    s->state = ST_FAILED;
   }
   return s;
 }
@@ -136,6 +164,11 @@ int supervisor_load(int initial)
   for (j = 0; j < set.n; j++) {
     svc *spec = set.v[j];
     service *s = service_by_name(spec->name);
+    char const *why = spec->refused ? 0 : cannot_run(spec);
+    if (why && s) {
+      fprintf(stderr, "capinit: service %s: refused: %s\n", spec->name, why);
+      spec->refused = 1;
+    }
     if (s) {
       s->removed = 0;
       if (service_is_settled_down(s) && s->state != ST_FAILED) {
@@ -206,12 +239,13 @@ static void ready_read(service *s)
   s->ready_pipe = -1;
 }
 
-static void begin_shutdown(int sig)
+void supervisor_shutdown(int action, char const *why)
 {
   size_t i;
   if (!sv.shutting_down)
-    fprintf(stderr, "capinit: SIG%s: stopping every service\n", sig == SIGINT ? "INT" : "TERM");
+    fprintf(stderr, "capinit: %s: stopping every service\n", why);
   sv.shutting_down = 1;
+  if (sv.machine) sv.action = action;
   for (i = 0; i < sv.n; i++) sv.v[i]->wanted_up = 0;
 }
 
@@ -221,7 +255,13 @@ static int handle_signals(void)
   while ((sig = selfpipe_read()) > 0) {
     switch (sig) {
       case SIGCHLD: reap(); break;
-      case SIGTERM: case SIGINT: begin_shutdown(sig); break;
+      /* busybox's reboot, poweroff and halt send TERM, USR2 and USR1;
+       * Ctrl-Alt-Del sends INT; a power event PWR */
+      case SIGTERM: supervisor_shutdown(RB_AUTOBOOT, "SIGTERM (reboot)"); break;
+      case SIGINT: supervisor_shutdown(RB_AUTOBOOT, "SIGINT (reboot)"); break;
+      case SIGUSR2: supervisor_shutdown(RB_POWER_OFF, "SIGUSR2 (power off)"); break;
+      case SIGPWR: supervisor_shutdown(RB_POWER_OFF, "SIGPWR (power off)"); break;
+      case SIGUSR1: supervisor_shutdown(RB_HALT_SYSTEM, "SIGUSR1 (halt)"); break;
       case SIGHUP:
         fprintf(stderr, "capinit: SIGHUP: reloading %s\n", sv.confdir);
         supervisor_load(0);
@@ -237,6 +277,22 @@ static int all_down(void)
   for (i = 0; i < sv.n; i++)
     if (!service_is_settled_down(sv.v[i])) return 0;
   return 1;
+}
+
+/* Once, when every service that is wanted up first is: the boot-to-ready
+ * time on capinit's own clock. */
+static void report_ready(void)
+{
+  size_t i, n = 0;
+  for (i = 0; i < sv.n; i++) {
+    service const *s = sv.v[i];
+    if (!s->wanted_up) continue;
+    if (s->state != ST_UP) return;
+    n++;
+  }
+  sv.ready_reported = 1;
+  fprintf(stderr, "capinit: all %zu services ready %llu ms after capinit started\n", n,
+          (unsigned long long)(now_ms() - sv.started_ms));
 }
 
 enum { FD_SELF, FD_LOG, FD_EXEC, FD_READY, FD_NOTIFY, FD_CONTROL };
@@ -260,6 +316,9 @@ int supervisor_run(void)
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGUSR1);
+  sigaddset(&set, SIGUSR2);
+  sigaddset(&set, SIGPWR);
   if (selfpipe_trapset(&set) < 0) {
     fprintf(stderr, "capinit: fatal: unable to trap signals: %s\n", strerror(errno));
     return 111;
@@ -332,6 +391,7 @@ int supervisor_run(void)
     for (i = 0; i < sv.n; i++)
       if (sv.v[i]->deadline && sv.v[i]->deadline <= now) service_event(sv.v[i], EV_TIMEOUT, 0);
     service_settle_all();
+    if (!sv.ready_reported && !sv.shutting_down) report_ready();
     for (i = sv.n; i-- > 0;)
       if (sv.v[i]->removed && service_is_settled_down(sv.v[i])) service_forget(i);
   }

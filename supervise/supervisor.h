@@ -81,6 +81,15 @@ typedef struct supervisor_s {
   int console;             /* console fd for log = console */
   struct rlimit nofile;    /* what capinit started with: services get it */
   int subreaper;
+  int machine;             /* PID 1 of a machine: signals mean reboot... */
+  int action;              /* after the shutdown: RB_AUTOBOOT, RB_POWER_OFF,
+                              RB_HALT_SYSTEM (machine), or 0: exit */
+  int no_securebits, no_ambient;  /* the kernel lacks them */
+  char **bad_commands;     /* files whose file capabilities are wrong */
+  size_t nbad_commands;
+  char **emergency_shell;
+  uint64_t started_ms;     /* capinit's start, for the boot-to-ready time */
+  int ready_reported;
 } supervisor;
 
 extern supervisor sv;
@@ -111,6 +120,10 @@ void control_close(void);
 
 /* supervisor.c */
 int supervisor_load(int initial);
+/* Refuse every service whose command is path (PID 1: filecaps mismatch). */
+void supervisor_refuse_command(char const *path, char const *why);
+/* Stop every service, then do action (see supervisor.action). */
+void supervisor_shutdown(int action, char const *why);
 int supervisor_run(void);
 void supervisor_read_exec_pipe(service *s);
 

@@ -1,0 +1,161 @@
+/* conf/filecaps.c -- see filecaps.h. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <linux/capability.h>
+
+#include "filecaps.h"
+#include "parse.h"
+#include "xalloc.h"
+
+static int isblank_(char c) { return c == ' ' || c == '\t'; }
+
+static uint64_t flag_mask(cap_t c, cap_flag_t which)
+{
+  uint64_t m = 0;
+  unsigned i;
+  for (i = 0; i < 64; i++) {
+    cap_flag_value_t v = CAP_CLEAR;
+    if (cap_get_flag(c, (cap_value_t)i, which, &v) < 0) break;
+    if (v == CAP_SET) m |= (uint64_t)1 << i;
+  }
+  return m;
+}
+
+static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, filecaps *out)
+{
+  char *path, *text, *end;
+  cap_t c;
+  uint64_t eff;
+  filecap *f;
+
+  while (isblank_(*s)) s++;
+  if (!*s || *s == '#') return 0;
+  path = s;
+  while (*s && !isblank_(*s)) s++;
+  if (!*s) {
+    diag_add(diags, DIAG_ERROR, file, line, "expected 'PATH CAPTEXT' (as setcap: cap_net_raw+ep, or = for none)");
+    return -1;
+  }
+  *s++ = 0;
+  while (isblank_(*s)) s++;
+  text = s;
+  end = text + strlen(text);
+  while (end > text && isblank_(end[-1])) *--end = 0;
+  if (path[0] != '/') {
+    diag_add(diags, DIAG_ERROR, file, line, "'%s': expected an absolute path", path);
+    return -1;
+  }
+  if (strstr(path, "/../") || (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/.."))) {
+    diag_add(diags, DIAG_ERROR, file, line, "'%s': '..' is not allowed in a path", path);
+    return -1;
+  }
+  if (!*text || strpbrk(text, " \t")) {
+    diag_add(diags, DIAG_ERROR, file, line, "expected one capability text after the path (as setcap: cap_net_raw+ep)");
+    return -1;
+  }
+  c = cap_from_text(text);
+  if (!c) {
+    diag_add(diags, DIAG_ERROR, file, line, "invalid capability text '%s' (as setcap: cap_net_raw+ep)", text);
+    return -1;
+  }
+  f = 0;
+  {
+    uint64_t prm = flag_mask(c, CAP_PERMITTED), inh = flag_mask(c, CAP_INHERITABLE);
+    eff = flag_mask(c, CAP_EFFECTIVE);
+    cap_free(c);
+    if (eff && eff != (prm | inh)) {
+      diag_add(diags, DIAG_ERROR, file, line,
+               "'%s': the effective flag is one bit for a file: it must cover all its capabilities or none", text);
+      return -1;
+    }
+    out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+    f = &out->v[out->n++];
+    f->path = xstrdup(path);
+    f->line = line;
+    f->prm = prm;
+    f->inh = inh;
+    f->eff = eff != 0;
+  }
+  {
+    size_t i;
+    for (i = 0; i + 1 < out->n; i++)
+      if (!strcmp(out->v[i].path, path)) {
+        diag_add(diags, DIAG_ERROR, file, line, "'%s' is already listed on line %u", path, out->v[i].line);
+        free(f->path);
+        out->n--;
+        return -1;
+      }
+  }
+  return 0;
+}
+
+unsigned filecaps_parse(diag_list *diags, char const *file, char const *buf, size_t len, filecaps *out)
+{
+  unsigned line = 0, errors = 0;
+  char *copy = 0;
+  while (len && errors <= CONF_DIAG_MAX) {
+    char const *nl = memchr(buf, '\n', len);
+    size_t n = nl ? (size_t)(nl - buf) : len, i;
+    int bad = 0;
+    line++;
+    for (i = 0; i < n; i++) {
+      unsigned char ch = (unsigned char)buf[i];
+      if ((ch < 0x20 && ch != '\t') || ch == 0x7f) bad = 1;
+    }
+    if (bad) {
+      diag_add(diags, DIAG_ERROR, file, line, "control character in line (binary file?)");
+      errors++;
+    } else if (n > CONF_LINE_MAX) {
+      diag_add(diags, DIAG_ERROR, file, line, "line too long");
+      errors++;
+    } else {
+      copy = xreallocarray(copy, n + 1, 1);
+      memcpy(copy, buf, n);
+      copy[n] = 0;
+      if (parse_line(diags, file, line, copy, out) < 0) errors++;
+    }
+    buf += n + (nl ? 1 : 0);
+    len -= n + (nl ? 1 : 0);
+  }
+  free(copy);
+  return errors;
+}
+
+int filecaps_load(diag_list *diags, char const *path, filecaps *out)
+{
+  size_t len;
+  char *buf = conf_read_file(diags, path, &len);
+  unsigned e;
+  if (!buf) return -1;
+  e = filecaps_parse(diags, path, buf, len, out);
+  free(buf);
+  return e ? -1 : 0;
+}
+
+void filecaps_free(filecaps *f)
+{
+  size_t i;
+  for (i = 0; i < f->n; i++) free(f->v[i].path);
+  free(f->v);
+  f->v = 0;
+  f->n = 0;
+}
+
+static void put32(unsigned char *p, uint32_t x)
+{
+  p[0] = (unsigned char)x;
+  p[1] = (unsigned char)(x >> 8);
+  p[2] = (unsigned char)(x >> 16);
+  p[3] = (unsigned char)(x >> 24);
+}
+
+size_t filecap_xattr(filecap const *f, unsigned char buf[20])
+{
+  put32(buf, VFS_CAP_REVISION_2 | (f->eff ? VFS_CAP_FLAGS_EFFECTIVE : 0));
+  put32(buf + 4, (uint32_t)f->prm);
+  put32(buf + 8, (uint32_t)f->inh);
+  put32(buf + 12, (uint32_t)(f->prm >> 32));
+  put32(buf + 16, (uint32_t)(f->inh >> 32));
+  return 20;
+}

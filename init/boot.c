@@ -1,0 +1,348 @@
+/* init/boot.c -- what capinit does as PID 1 of a machine before the
+ * supervisor starts (mounts, console, hostname, kernel support, modules,
+ * the file-capability manifest) and after it stops (kill what is left,
+ * sync, read-only root, reboot(2)), and the emergency shell. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/securebits.h>
+
+#include "../conf/filecaps.h"
+#include "../supervise/supervisor.h"
+#include "boot.h"
+
+/* ------------------------------------------------------------ mounts */
+
+/* Is path a mount point?  (Its device differs from its parent's, or it
+ * is the root of a bind mount: then /proc/self/mountinfo would tell, but
+ * at boot nothing is bind-mounted yet.) */
+static int mounted(char const *path)
+{
+  struct stat a, b;
+  char parent[256];
+  if (stat(path, &a) < 0) return 0;
+  snprintf(parent, sizeof parent, "%s/..", path);
+  if (stat(parent, &b) < 0) return 0;
+  return a.st_dev != b.st_dev || a.st_ino == b.st_ino;
+}
+
+static void mount_one(char const *what, char const *where, char const *type,
+                      unsigned long flags, char const *data)
+{
+  mkdir(where, 0755);
+  if (mounted(where)) return;
+  if (mount(what, where, type, flags, data) < 0)
+    fprintf(stderr, "capinit: warning: unable to mount %s on %s: %s\n", type, where, strerror(errno));
+}
+
+void boot_mounts(void)
+{
+  mount_one("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, 0);
+  mount_one("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, 0);
+  mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+  mount_one("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=0620,ptmxmode=0666");
+  mount_one("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+  mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+}
+
+/* stdin, stdout, stderr on /dev/console.  Returns -1 when there is none. */
+int boot_console(void)
+{
+  int fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  dup2(fd, 0);
+  dup2(fd, 1);
+  dup2(fd, 2);
+  if (fd > 2) close(fd);
+  setvbuf(stderr, 0, _IOLBF, 0);
+  return 0;
+}
+
+void boot_hostname(void)
+{
+  char name[65];
+  ssize_t n;
+  int fd = open("/etc/hostname", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  n = read(fd, name, sizeof name - 1);
+  close(fd);
+  if (n <= 0) return;
+  name[n] = 0;
+  name[strcspn(name, " \t\r\n")] = 0;
+  if (name[0] && sethostname(name, strlen(name)) < 0)
+    fprintf(stderr, "capinit: warning: unable to set the hostname %s: %s\n", name, strerror(errno));
+}
+
+/* One line: what the kernel offers the privilege engine. */
+void boot_kernel_support(void)
+{
+  struct utsname u;
+  int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+  int amb = prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, 0, 0, 0);
+  uname(&u);
+  sv.no_securebits = bits < 0;
+  sv.no_ambient = amb < 0;
+  fprintf(stderr, "capinit: kernel %s: securebits %s, ambient capabilities %s, last capability %u%s\n",
+          u.release, bits < 0 ? "MISSING" : "yes", amb < 0 ? "MISSING" : "yes", sv.last_cap,
+          bits < 0 || amb < 0 ? ": noroot services and ambient capabilities will be refused" : "");
+}
+
+/* ------------------------------------------------------------ modules */
+
+/* The path of module NAME from modules.dep ("kernel/x/NAME.ko: deps"). */
+static int module_path(char const *dep, char const *name, char *out, size_t len)
+{
+  size_t nl = strlen(name);
+  char const *p = dep;
+  while (*p) {
+    char const *colon = strchr(p, ':'), *eol = strchr(p, '\n');
+    if (!eol) eol = p + strlen(p);
+    if (colon && colon < eol) {
+      char const *base = colon;
+      while (base > p && base[-1] != '/') base--;
+      /* NAME.ko, NAME.ko.xz...; '-' and '_' are the same in module names */
+      if ((size_t)(colon - base) > nl + 2 && !strncmp(base + nl, ".ko", 3)) {
+        size_t i;
+        int same = 1;
+        for (i = 0; i < nl && same; i++) {
+          char a = base[i] == '-' ? '_' : base[i], b = name[i] == '-' ? '_' : name[i];
+          same = a == b;
+        }
+        if (same) {
+          snprintf(out, len, "%.*s", (int)(colon - p), p);
+          return 0;
+        }
+      }
+    }
+    p = *eol ? eol + 1 : eol;
+  }
+  return -1;
+}
+
+static char *slurp(char const *path, size_t max)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  char *buf;
+  size_t len = 0;
+  ssize_t r;
+  if (fd < 0) return 0;
+  buf = malloc(max + 1);
+  if (!buf) {
+    close(fd);
+    return 0;
+  }
+  while (len < max && (r = read(fd, buf + len, max - len)) > 0) len += (size_t)r;
+  close(fd);
+  buf[len] = 0;
+  return buf;
+}
+
+/* Load the modules listed in FILE, in order, with finit_module(2): no
+ * modprobe, dependencies are listed first by whoever writes the file. */
+void boot_modules(char const *file)
+{
+  struct utsname u;
+  char dir[256], depfile[300];
+  char *list, *dep, *line, *save = 0;
+  unsigned n = 0, loaded = 0;
+  list = slurp(file, 1u << 20);
+  if (!list) return;
+  uname(&u);
+  snprintf(dir, sizeof dir, "/lib/modules/%s", u.release);
+  snprintf(depfile, sizeof depfile, "%s/modules.dep", dir);
+  dep = slurp(depfile, 16u << 20);
+  if (!dep) {
+    fprintf(stderr, "capinit: warning: unable to read %s: %s: no module loaded\n", depfile, strerror(errno));
+    free(list);
+    return;
+  }
+  for (line = strtok_r(list, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
+    char rel[512], path[1024];
+    int fd;
+    line += strspn(line, " \t");
+    line[strcspn(line, " \t#")] = 0;
+    if (!*line) continue;
+    n++;
+    if (module_path(dep, line, rel, sizeof rel) < 0) {
+      fprintf(stderr, "capinit: warning: module %s: not in %s\n", line, depfile);
+      continue;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST)) {
+      fprintf(stderr, "capinit: warning: unable to load module %s (%s): %s\n", line, path, strerror(errno));
+    } else {
+      loaded++;
+    }
+    if (fd >= 0) close(fd);
+  }
+  fprintf(stderr, "capinit: modules: %u of %u loaded\n", loaded, n);
+  free(list);
+  free(dep);
+}
+
+/* ------------------------------------------------------------ filecaps */
+
+/* Set each file's security.capability (revision 2) where the root is
+ * writable, verify it otherwise.  A file that cannot be made to match is
+ * remembered: services whose command it is are refused. */
+void boot_filecaps(char const *file)
+{
+  diag_list diags = { 0, 0, 0 };
+  filecaps f = { 0, 0 };
+  size_t i, ok = 0;
+  if (access(file, F_OK) < 0) return;
+  filecaps_load(&diags, file, &f);
+  for (i = 0; i < diags.n; i++)
+    fprintf(stderr, "capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
+  diag_free(&diags);
+  for (i = 0; i < f.n; i++) {
+    unsigned char want[20], got[64];
+    size_t n = filecap_xattr(&f.v[i], want);
+    ssize_t g;
+    if (setxattr(f.v[i].path, "security.capability", want, n, 0) == 0) {
+      ok++;
+      continue;
+    }
+    if (errno == EROFS) {
+      g = getxattr(f.v[i].path, "security.capability", got, sizeof got);
+      if (g == (ssize_t)n && !memcmp(got, want, n)) {
+        ok++;
+        continue;
+      }
+      fprintf(stderr, "capinit: warning: %s: read-only, and its file capabilities differ from %s:%u\n",
+              f.v[i].path, file, f.v[i].line);
+    } else {
+      fprintf(stderr, "capinit: warning: unable to set the file capabilities of %s (%s:%u): %s\n",
+              f.v[i].path, file, f.v[i].line, strerror(errno));
+    }
+    supervisor_refuse_command(f.v[i].path, "its file capabilities do not match the filecaps manifest");
+  }
+  fprintf(stderr, "capinit: filecaps: %zu of %zu files as the manifest says\n", ok, f.n);
+  filecaps_free(&f);
+}
+
+/* ------------------------------------------------------------ the end */
+
+static void reap_for(unsigned ms)
+{
+  struct timespec end, now;
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  end.tv_sec += ms / 1000;
+  end.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (end.tv_nsec >= 1000000000L) end.tv_sec++, end.tv_nsec -= 1000000000L;
+  for (;;) {
+    sigset_t set;
+    struct timespec left;
+    pid_t p;
+    while ((p = waitpid(-1, 0, WNOHANG)) > 0) ;
+    if (p < 0 && errno == ECHILD) return;  /* nothing left */
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) return;
+    left.tv_sec = end.tv_sec - now.tv_sec;
+    left.tv_nsec = end.tv_nsec - now.tv_nsec;
+    if (left.tv_nsec < 0) left.tv_sec--, left.tv_nsec += 1000000000L;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigtimedwait(&set, 0, &left);
+  }
+}
+
+void boot_final(int how)
+{
+  char const *what = how == (int)RB_POWER_OFF ? "power off" : how == (int)RB_HALT_SYSTEM ? "halt" : "reboot";
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &set, 0);
+  fprintf(stderr, "capinit: sending SIGTERM to every process left\n");
+  kill(-1, SIGTERM);
+  kill(-1, SIGCONT);
+  reap_for(2000);
+  fprintf(stderr, "capinit: sending SIGKILL to every process left\n");
+  kill(-1, SIGKILL);
+  reap_for(1000);
+  sync();
+  if (mount(0, "/", 0, MS_REMOUNT | MS_RDONLY, 0) < 0 && errno != EBUSY && errno != EINVAL)
+    fprintf(stderr, "capinit: warning: unable to remount / read-only: %s\n", strerror(errno));
+  sync();
+  fprintf(stderr, "capinit: %s\n", what);
+  reboot(how);
+  /* only a kernel refusal gets here: PID 1 must not exit */
+  fprintf(stderr, "capinit: fatal: reboot(2) failed: %s\n", strerror(errno));
+  for (;;) pause();
+}
+
+/* ------------------------------------------------------------ emergency */
+
+static void ioctl_set_ctty(void)
+{
+  ioctl(0, TIOCSCTTY, 1);
+}
+
+/* Run the emergency shell on the console, again each time it exits (a
+ * second later); SIGTERM/SIGINT reboot, SIGUSR2/SIGPWR power off, SIGUSR1
+ * halts, as always.  Never returns. */
+void boot_emergency(char const *why, char **shell)
+{
+  static char *fallback[] = { (char *)"/bin/sh", 0 };
+  sigset_t set;
+  pid_t pid = 0;
+  fprintf(stderr, "capinit: fatal: %s\ncapinit: starting the emergency shell %s (reboot, poweroff or halt to leave)\n",
+          why, shell && shell[0] ? shell[0] : fallback[0]);
+  sigfillset(&set);
+  sigprocmask(SIG_SETMASK, &set, 0);
+  for (;;) {
+    siginfo_t si;
+    struct timespec one = { 1, 0 };
+    int sig;
+    if (!pid) {
+      pid = fork();
+      if (pid == 0) {
+        sigset_t none;
+        char *envp[] = { (char *)"PATH=/usr/sbin:/usr/bin:/sbin:/bin", (char *)"HOME=/", 0 };
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, 0);
+        setsid();
+        ioctl_set_ctty();
+        execve(shell && shell[0] ? shell[0] : fallback[0], shell && shell[0] ? shell : fallback, envp);
+        execve(fallback[0], fallback, envp);
+        fprintf(stderr, "capinit: unable to run a shell: %s\n", strerror(errno));
+        _exit(127);
+      }
+      if (pid < 0) pid = 0;
+    }
+    sig = sigtimedwait(&set, &si, &one);
+    if (sig == SIGCHLD || sig < 0) {
+      pid_t p;
+      while ((p = waitpid(-1, 0, WNOHANG)) > 0)
+        if (p == pid) pid = 0;
+      if (!pid && sig == SIGCHLD) {
+        /* wait a second before the next shell, so that a shell that
+         * cannot start does not spin */
+        struct timespec t = one;
+        while (sigtimedwait(&set, &si, &t) == SIGCHLD) while (waitpid(-1, 0, WNOHANG) > 0) ;
+      }
+    } else if (sig == SIGTERM || sig == SIGINT) {
+      boot_final(RB_AUTOBOOT);
+    } else if (sig == SIGUSR2 || sig == SIGPWR) {
+      boot_final(RB_POWER_OFF);
+    } else if (sig == SIGUSR1) {
+      boot_final(RB_HALT_SYSTEM);
+    }
+  }
+}
