@@ -4,6 +4,9 @@
 #   sv_init                 make $T (temp dir) with $T/c/services, $T/log
 #   svc NAME <<EOF ... EOF  write $T/c/services/NAME.svc (SVC_NAME=NAME is added)
 #   sv_start [ARGS]         start capinit --container in a new PID namespace
+#                           (and mount namespace); with SV_SETUP set, that
+#                           shell command runs there first, as PID 1, e.g.
+#                           a read-only bind mount only capinit sees
 #   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS (inside the namespace)
 #   sv_field NAME KEY       one field of `capctl status NAME`
 #   sv_wait NAME STATE [S]  wait until NAME is in STATE (at most S seconds, 10)
@@ -38,12 +41,19 @@ svc() { # NAME, body on stdin
 
 sv_start() {
   rm -f "$T/capinit.out"
-  unshare --pid --fork --mount-proc "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" \
-    >"$T/capinit.out" 2>&1 &
+  if [ -n "${SV_SETUP:-}" ]; then
+    # shellcheck disable=SC2016
+    unshare --pid --fork --mount-proc /bin/sh -c "$SV_SETUP"' && exec "$0" "$@"' \
+      "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" >"$T/capinit.out" 2>&1 &
+  else
+    unshare --pid --fork --mount-proc "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" \
+      >"$T/capinit.out" 2>&1 &
+  fi
   sv_unshare=$!
   i=0
   while [ ! -S "$T/run/control" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-  sv_nspid=$(pgrep -P "$sv_unshare" | head -n 1)
+  # capinit is unshare's only child (no procps needed)
+  sv_nspid=$(cat /proc/"$sv_unshare"/task/*/children 2>/dev/null | tr ' ' '\n' | head -n 1)
   [ -S "$T/run/control" ]
 }
 
@@ -69,8 +79,11 @@ sv_wait() { # NAME STATE [SECONDS]
   return 1
 }
 
-sv_stop() {
+sv_stop() { # bounded: SIGKILL after 30 s, and sv_rc says 137
   kill -TERM "$sv_nspid" 2>/dev/null
+  n=0
+  while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+  kill -0 "$sv_unshare" 2>/dev/null && kill -KILL "$sv_nspid" "$sv_unshare" 2>/dev/null
   wait "$sv_unshare"
   sv_rc=$?
   sv_unshare=
