@@ -7,7 +7,8 @@
 #                           (and mount namespace); with SV_SETUP set, that
 #                           shell command runs there first, as PID 1, e.g.
 #                           a read-only bind mount only capinit sees
-#   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS (inside the namespace)
+#   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS
+#   sv_in CMD ARGS          run CMD in capinit's namespaces (to read its /proc)
 #   sv_field NAME KEY       one field of `capctl status NAME`
 #   sv_wait NAME STATE [S]  wait until NAME is in STATE (at most S seconds, 10)
 #   sv_stop                 SIGTERM to capinit; wait for it to exit; $sv_rc
@@ -59,9 +60,15 @@ sv_start() {
 
 sv_pid() { echo "$sv_nspid"; }
 
-# capctl runs in the same PID namespace as capinit, so that pids agree
+# capctl needs no namespace: capinit answers with its own view of pids
 sv_ctl() {
-  nsenter -t "$sv_nspid" -p -m "$CAPCTL" "$@" -r "$T/run"
+  "$CAPCTL" "$@" -r "$T/run"
+}
+
+# run a command in capinit's PID and mount namespaces (its /proc), with its
+# root and directory (so that it also works under chroot)
+sv_in() {
+  nsenter -t "$sv_nspid" -p -m -r -w "$@"
 }
 
 sv_field() { # NAME KEY

@@ -34,7 +34,7 @@ t_eq "$(sv_field web uid)" "65534 65534 65534 65534" "web runs as nobody"
 t_eq "$(sv_field web no_new_privs)" "true" "web has no_new_privs"
 t_eq "$(sv_field net state)" "up" "the oneshot net is up (exited 0)"
 pid=$(sv_field web pid)
-t_eq "$(nsenter -t "$(sv_pid)" -p -m cat /proc/"$pid"/cmdline | tr '\0' ' ')" "$HELPER stamp $T/order " \
+t_eq "$(sv_in cat /proc/"$pid"/cmdline | tr '\0' ' ')" "$HELPER stamp $T/order " \
   "status pid is the command itself"
 sv_ctl verify >/dev/null
 t_eq "$?" 0 "capctl verify: the live credentials equal the prediction"

@@ -29,7 +29,7 @@ pid=$(sv_pid)
 t_eq "$(sed -n 's/^Max open files *\([0-9]*\) .*/\1/p' /proc/"$pid"/limits)" "$hard" \
   "capinit raised its own soft limit to the hard limit"
 spid=$(sv_field a pid)
-t_eq "$(nsenter -t "$pid" -p -m sed -n 's/^Max open files *\([0-9]*\) .*/\1/p' /proc/"$spid"/limits)" "$soft" \
+t_eq "$(sv_in sed -n 's/^Max open files *\([0-9]*\) .*/\1/p' /proc/"$spid"/limits)" "$soft" \
   "a service gets the limit capinit started with"
 
 # no control client connected, no timer pending: capinit must sleep
