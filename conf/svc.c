@@ -275,11 +275,12 @@ static unsigned errors_of(diag_list const *d, size_t from)
   return n;
 }
 
-svc *svc_load_file(conf_ctx *ctx, char const *path)
+/* The service named after path, from its text in buf (NULL: unreadable,
+ * already reported). */
+static svc *load(conf_ctx *ctx, char const *path, char const *buf, size_t len)
 {
-  size_t first = ctx->diags->n, len;
+  size_t first = ctx->diags->n;
   svc *s = svc_new(path);
-  char *buf;
   int r = name_from_path(s, path);
   if (r == -1)
     diag_add(ctx->diags, DIAG_ERROR, path, 0, "a service file's name must end in .svc");
@@ -287,14 +288,30 @@ svc *svc_load_file(conf_ctx *ctx, char const *path)
     diag_add(ctx->diags, DIAG_ERROR, path, 0,
              "invalid service name (letters, digits, '_', '.', '@', '-'; at most %d; not starting with '.')",
              SVC_NAME_MAX);
-  buf = conf_read_file(ctx->diags, path, &len);
   if (buf) {
     conf_parse_buffer(ctx->diags, path, buf, len, svc_keys, svc_keys_n, s->line, s);
-    free(buf);
     svc_finish(ctx, s);
   }
   s->refused = errors_of(ctx->diags, first) > 0;
   return s;
+}
+
+svc *svc_load_file(conf_ctx *ctx, char const *path)
+{
+  size_t len = 0;
+  char *buf = conf_read_file(ctx->diags, path, &len);
+  svc *s = load(ctx, path, buf, len);
+  free(buf);
+  return s;
+}
+
+svc *svc_load_buffer(conf_ctx *ctx, char const *path, char const *buf, size_t len)
+{
+  if (len > CONF_FILE_MAX) {
+    diag_add(ctx->diags, DIAG_ERROR, path, 0, "file too large (%zu bytes; at most %u)", len, CONF_FILE_MAX);
+    return load(ctx, path, 0, 0);
+  }
+  return load(ctx, path, buf, len);
 }
 
 svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, size_t n)

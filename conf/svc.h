@@ -118,6 +118,9 @@ typedef struct conf_ctx_s {
  * to ctx->diags and set svc->refused. */
 svc *svc_load_file(conf_ctx *ctx, char const *path);
 
+/* The same, from the file's text (fuzzing, tests). */
+svc *svc_load_buffer(conf_ctx *ctx, char const *path, char const *buf, size_t len);
+
 /* The same, from "key=value" strings (capexec -k); file is the name used
  * in messages. */
 svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, size_t n);

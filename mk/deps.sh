@@ -2,17 +2,23 @@
 # mk/deps.sh GROUP... -- make sure the Debian packages a build step needs are
 # installed.  As root it installs what is missing (non-interactive apt-get);
 # otherwise it prints the exact apt-get line to run and fails.
-# Groups: build (compile the binaries and man pages), check (run the tests).
+# Groups: build (compile the binaries and man pages), check (run the tests),
+# fuzz (libFuzzer targets, also run briefly by the tests), bench (the peers
+# and tools of make bench: s6, runit, execline, gnuplot).
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
 pkgs_check="libcap2-bin util-linux man-db python3 cpio qemu-system-x86"
+pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
+pkgs_bench="s6 runit execline util-linux gnuplot-nox"
 
 want=
 for group in "$@"; do
   case $group in
     build) want="$want $pkgs_build" ;;
     check) want="$want $pkgs_check" ;;
+    fuzz) want="$want $pkgs_fuzz" ;;
+    bench) want="$want $pkgs_bench" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
 done

@@ -325,41 +325,26 @@ static int find_all(client *c, char **args, size_t n, service **out)
   return 0;
 }
 
-static void request(client *c, char *msg)
+static void request(client *c, char const *msg, size_t len)
 {
-  char *args[CONTROL_ARGS_MAX];
+  static control_request r;
   service *targets[CONTROL_ARGS_MAX];
-  size_t n = 0, i;
-  char *verb, *save = 0, *tok;
+  char err[256];
+  char **args;
+  char const *verb;
+  size_t n, i;
 
-  for (tok = strtok_r(msg, " ", &save); tok; tok = strtok_r(0, " ", &save)) {
-    if (n == CONTROL_ARGS_MAX) {
-      reply(c, "error: too many arguments (at most %d)", CONTROL_ARGS_MAX - 1);
-      return;
-    }
-    args[n++] = tok;
-  }
-  if (!n) {
-    reply(c, "error: empty request");
+  if (control_parse(msg, len, &r, err, sizeof err) < 0) {
+    reply(c, "%s", err);
     return;
   }
-  verb = args[0];
-  n--;
-  {
-    control_verb const *v = control_verb_find(verb);
-    if (!v) {
-      reply(c, "error: unknown verb '%.32s'", verb);
-      return;
-    }
-    if (v->changes ? !c->may_change : !c->may_read) {
-      reply(c, "error: permission denied: %s", v->changes ? "only root may change services" : "not in the control group");
-      return;
-    }
-    if (n < v->min_args) {
-      reply(c, "error: usage: %s %s", v->name, v->usage);
-      return;
-    }
+  if (r.verb->changes ? !c->may_change : !c->may_read) {
+    reply(c, "error: permission denied: %s", r.verb->changes ? "only root may change services" : "not in the control group");
+    return;
   }
+  verb = r.verb->name;
+  n = (size_t)r.argc - 1;  /* arguments after the verb */
+  args = r.argv;
   if (find_all(c, args + 1, (!strcmp(verb, "signal") && n) ? 0 : n, targets) < 0) return;
 
   if (!strcmp(verb, "status")) {
@@ -501,18 +486,12 @@ void control_handle(struct pollfd const *p, size_t n)
       if ((p[k].revents & POLLIN) && c->qoff == c->qlen && !c->closing) {
         char buf[CONTROL_MSG_MAX + 1];
         ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC);
-        if (r == 0) c->closing = 1;
-        else if (r > 0) {
+        /* 0 is the end of the connection or an empty message: only the
+         * end reads 0 again */
+        if (r == 0 && recv(c->fd, buf, 1, MSG_DONTWAIT | MSG_PEEK) == 0) c->closing = 1;
+        else if (r >= 0) {
           c->deadline = now + CLIENT_IDLE_MS;
-          if ((size_t)r > CONTROL_MSG_MAX) {
-            reply(c, "error: request too long (%zd bytes; at most %u): nothing done", r, CONTROL_MSG_MAX);
-          } else if (memchr(buf, 0, (size_t)r)) {
-            reply(c, "error: NUL byte in request: nothing done");
-          } else {
-            buf[r] = 0;
-            while (r > 0 && buf[r - 1] == '\n') buf[--r] = 0;
-            request(c, buf);
-          }
+          request(c, buf, (size_t)r);
           flush(c);
         } else if (errno != EAGAIN && errno != EINTR) {
           c->closing = 1;

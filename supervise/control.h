@@ -17,6 +17,18 @@ typedef struct control_verb_s {
   char const *usage;
 } control_verb;
 
+typedef struct control_request_s {
+  control_verb const *verb;
+  int argc;                /* words, the verb included: argv[0] */
+  char *argv[CONTROL_ARGS_MAX];
+  char buf[CONTROL_MSG_MAX + 1];
+} control_request;
+
+/* Parse one request message (len bytes, not NUL-terminated): words
+ * separated by blanks, a known verb, enough arguments.  Returns 0, or -1
+ * with "error: ..." in err.  Pure (fuzzed: tests/fuzz/fuzz_control.c). */
+int control_parse(char const *msg, size_t len, control_request *r, char *err, size_t errlen);
+
 extern control_verb const control_verbs[];
 extern size_t const control_verbs_n;
 control_verb const *control_verb_find(char const *name);
