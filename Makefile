@@ -26,6 +26,26 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DCAPINIT_VERSION='"$(VERSION)"' \
 LDFLAGS ?=
 ALL_LDFLAGS := -static -s -Wl,--gc-sections -L$(SYSROOT)/lib $(LDFLAGS)
 LIBS := -lskarnet -lcap
+SYSROOT_STAMP := $(SYSROOT)/.done
+# Test fixtures (the probe, the test service...) are what the tests look
+# at, not what they test: never sanitized (a sanitizer runtime misbehaves
+# in set-id and file-capability processes).
+FIXTURE_CFLAGS = $(ALL_CFLAGS)
+FIXTURE_LDFLAGS = $(ALL_LDFLAGS)
+
+# `make check-asan` builds everything again in build-asan/ with clang,
+# glibc, Debian's own libcap and skalibs, AddressSanitizer and UBSan
+# (SAN=1), then runs the unit and system tests against it.
+ifeq ($(SAN),1)
+B := build-asan
+CC := clang-14
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DCAPINIT_VERSION='"$(VERSION)"' $(WARN) -g -O1 \
+  -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+ALL_LDFLAGS := -fsanitize=address,undefined
+SYSROOT_STAMP := $(B)/.deps-san
+FIXTURE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1
+FIXTURE_LDFLAGS := -static
+endif
 
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
@@ -41,7 +61,6 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 DEPS_STAMP := $(B)/.deps-build
 CHECK_STAMP := $(B)/.deps-check
-SYSROOT_STAMP := $(SYSROOT)/.done
 
 # Quiet by default: V=1 shows the commands.
 ifeq ($(V),1)
@@ -68,9 +87,16 @@ $(CHECK_STAMP): mk/deps.sh
 	@sh mk/deps.sh check
 	@touch $@
 
+ifeq ($(SAN),1)
+$(SYSROOT_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh build san
+	@touch $@
+else
 $(SYSROOT_STAMP): mk/sysroot.sh | $(DEPS_STAMP)
 	@echo "capinit: building libcap and skalibs for musl (once, into $(SYSROOT))"
 	@sh mk/sysroot.sh $(B)
+endif
 
 $(B)/obj/%.o: %.c | $(SYSROOT_STAMP)
 	@mkdir -p $(@D)
@@ -96,21 +122,31 @@ $(B)/bin/capexec: $(B)/obj/supervise/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 
 # Test-only programs: the credentials probe, and capexec built with the
 # fault-injection layer (-DPRIV_FAULT), which release builds never have.
-TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper
+TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper $(B)/tests/secbits_try
 BUSYBOX := $(B)/debs/busybox-static/bin/busybox
 
 $(BUSYBOX): mk/extract-deb.sh | $(DEPS_STAMP)
 	@sh mk/extract-deb.sh $(B) busybox-static
 
-$(B)/tests/probe: $(B)/obj/tests/probe.o
+$(B)/tests/probe: $(B)/obj-fixture/tests/probe.o
 	@mkdir -p $(@D)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
-$(B)/tests/svc_helper: $(B)/obj/tests/svc_helper.o
+$(B)/tests/svc_helper: $(B)/obj-fixture/tests/svc_helper.o
 	@mkdir -p $(@D)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
+
+$(B)/tests/secbits_try: $(B)/obj-fixture/tests/secbits_try.o
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
+
+$(B)/obj-fixture/%.o: %.c | $(SYSROOT_STAMP)
+	@mkdir -p $(@D)
+	$(say) CC $< [fixture]
+	$(Q)$(CC) $(FIXTURE_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/obj-fault/%.o: %.c | $(SYSROOT_STAMP)
 	@mkdir -p $(@D)
@@ -165,6 +201,13 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 check: all $(UNIT_BINS) $(TEST_BINS) $(BUSYBOX) $(FUZZ_BINS) $(CHECK_STAMP)
 	@sh tests/run $(B)
 
+.PHONY: check-asan check-asan-run
+check-asan:
+	@$(MAKE) --no-print-directory SAN=1 check-asan-run
+
+check-asan-run: all $(UNIT_BINS) $(TEST_BINS) $(BUSYBOX) $(CHECK_STAMP)
+	@CAPINIT_SAN=1 TIERS=system sh tests/run $(B)
+
 # ---- QEMU tests (tests/qemu/) ---------------------------------------------
 # The in-guest helper, and Debian's stock kernel unpacked under build/debs
 # (the package linux-image-amd64 depends on; never installed on the host).
@@ -193,10 +236,42 @@ install: all
 	  s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done
 
+# ---- benchmark: make bench, make bench-quick (tests/bench/run.sh) --------
+# Not part of make check.  Builds capinit, the benchmark's own programs
+# (static musl, like the test probe) and installs the peers (mk/deps.sh
+# bench: s6, runit, execline, gnuplot); runs as root.  bench writes
+# docs/benchmarks.md and docs/bench-*.svg; bench-quick prints the ratio
+# table only (about a minute).
+BENCH_BINS := $(addprefix $(B)/bench/,svc_record baseline nsrun privsyscalls)
+BENCH_STAMP := $(B)/.deps-bench
+
+.PHONY: bench bench-quick clean-bench
+
+$(BENCH_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh bench
+	@touch $@
+
+$(B)/bench/%: $(B)/obj/tests/bench/%.o
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+bench: all $(BENCH_BINS) $(BENCH_STAMP)
+	@sh tests/bench/run.sh $(B) full
+
+bench-quick: all $(BENCH_BINS) $(BENCH_STAMP)
+	@sh tests/bench/run.sh $(B) quick
+
+clean: clean-bench
+clean-bench:
+	rm -rf $(B)/bench $(B)/obj/tests/bench
+# ---- end of the benchmark block -------------------------------------------
+
 clean:
-	rm -rf $(B)/bin $(B)/obj $(B)/obj-fault $(B)/man $(B)/tests $(B)/check
+	rm -rf $(B)/bin $(B)/obj $(B)/obj-fault $(B)/obj-fixture $(B)/man $(B)/tests $(B)/check $(B)/fuzz
 
 distclean:
 	rm -rf $(B)
 
--include $(shell find $(B)/obj $(B)/obj-fault -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/obj-fault $(B)/obj-fixture -name '*.d' 2>/dev/null)

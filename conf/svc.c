@@ -275,11 +275,9 @@ static unsigned errors_of(diag_list const *d, size_t from)
   return n;
 }
 
-/* The service named after path, from its text in buf (NULL: unreadable,
- * already reported). */
-static svc *load(conf_ctx *ctx, char const *path, char const *buf, size_t len)
+/* A new service named after path (problems with the name reported). */
+static svc *named(conf_ctx *ctx, char const *path)
 {
-  size_t first = ctx->diags->n;
   svc *s = svc_new(path);
   int r = name_from_path(s, path);
   if (r == -1)
@@ -288,8 +286,14 @@ static svc *load(conf_ctx *ctx, char const *path, char const *buf, size_t len)
     diag_add(ctx->diags, DIAG_ERROR, path, 0,
              "invalid service name (letters, digits, '_', '.', '@', '-'; at most %d; not starting with '.')",
              SVC_NAME_MAX);
+  return s;
+}
+
+/* Parse the file's text (NULL: unreadable, already reported). */
+static svc *parsed(conf_ctx *ctx, svc *s, size_t first, char const *buf, size_t len)
+{
   if (buf) {
-    conf_parse_buffer(ctx->diags, path, buf, len, svc_keys, svc_keys_n, s->line, s);
+    conf_parse_buffer(ctx->diags, s->file, buf, len, svc_keys, svc_keys_n, s->line, s);
     svc_finish(ctx, s);
   }
   s->refused = errors_of(ctx->diags, first) > 0;
@@ -298,20 +302,23 @@ static svc *load(conf_ctx *ctx, char const *path, char const *buf, size_t len)
 
 svc *svc_load_file(conf_ctx *ctx, char const *path)
 {
-  size_t len = 0;
+  size_t first = ctx->diags->n, len = 0;
+  svc *s = named(ctx, path);
   char *buf = conf_read_file(ctx->diags, path, &len);
-  svc *s = load(ctx, path, buf, len);
+  parsed(ctx, s, first, buf, len);
   free(buf);
   return s;
 }
 
 svc *svc_load_buffer(conf_ctx *ctx, char const *path, char const *buf, size_t len)
 {
+  size_t first = ctx->diags->n;
+  svc *s = named(ctx, path);
   if (len > CONF_FILE_MAX) {
     diag_add(ctx->diags, DIAG_ERROR, path, 0, "file too large (%zu bytes; at most %u)", len, CONF_FILE_MAX);
-    return load(ctx, path, 0, 0);
+    buf = 0;
   }
-  return load(ctx, path, buf, len);
+  return parsed(ctx, s, first, buf, len);
 }
 
 svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, size_t n)

@@ -3,13 +3,15 @@
 # installed.  As root it installs what is missing (non-interactive apt-get);
 # otherwise it prints the exact apt-get line to run and fails.
 # Groups: build (compile the binaries and man pages), check (run the tests),
-# fuzz (libFuzzer targets, also run briefly by the tests), bench (the peers
+# fuzz (libFuzzer targets, also run briefly by the tests), san (make
+# check-asan: clang and the glibc libcap and skalibs), bench (the peers
 # and tools of make bench: s6, runit, execline, gnuplot).
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
 pkgs_check="libcap2-bin util-linux man-db python3 cpio qemu-system-x86"
 pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
+pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux gnuplot-nox"
 
 want=
@@ -18,6 +20,7 @@ for group in "$@"; do
     build) want="$want $pkgs_build" ;;
     check) want="$want $pkgs_check" ;;
     fuzz) want="$want $pkgs_fuzz" ;;
+    san) want="$want $pkgs_san" ;;
     bench) want="$want $pkgs_bench" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
