@@ -178,7 +178,6 @@ void explain_help(void)
 
 int main(int argc, char **argv)
 {
-  if (argc == 2 && !strcmp(argv[1], "__ambient-survives")) return explain_ambient_survives_main();
   if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
     help();

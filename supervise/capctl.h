@@ -6,7 +6,5 @@ int explain_main(int argc, char **argv);
 /* status, start, stop, restart, signal, reload, log, verify */
 int live_main(int argc, char **argv);
 void explain_help(void);
-/* The hidden verb run by explain's own kernel-rule detection. */
-int explain_ambient_survives_main(void);
 
 #endif

@@ -29,77 +29,6 @@
 #include "control.h"
 #include "privilege.h"
 
-/* F6, detected on the running kernel: a child keeps one ambient
- * capability, takes the group of a setgid copy of this program as a
- * supplementary group, and execs it; the copy exits 0 if the ambient
- * capability survived.  Needs root; the copy lives in a private directory
- * on a filesystem that honours set-id bits, and is removed at once. */
-static enum setgid_rule detect_setgid_rule(void)
-{
-  static char const *const dirs[] = { "/run", "/tmp", "/dev/shm", "/var/tmp" };
-  char dir[64], path[96];
-  struct statvfs vfs;
-  size_t i;
-  int in, out, status;
-  pid_t pid;
-  gid_t const g = 0x7ffffff0;
-  enum setgid_rule rule = SETGID_RULE_UNKNOWN;
-
-  if (geteuid() != 0 || prctl(PR_CAPBSET_READ, CAP_NET_RAW, 0, 0, 0) != 1) return rule;
-  for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-    if (statvfs(dirs[i], &vfs) < 0 || (vfs.f_flag & (ST_NOSUID | ST_RDONLY))) continue;
-    snprintf(dir, sizeof dir, "%s/capctl.XXXXXX", dirs[i]);
-    if (mkdtemp(dir)) break;
-  }
-  if (i == sizeof dirs / sizeof dirs[0]) return rule;
-  chmod(dir, 0711);  /* the child, uid 65534, must reach the copy */
-  snprintf(path, sizeof path, "%s/probe", dir);
-  in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
-  if (in >= 0 && out >= 0) {
-    char buf[65536];
-    ssize_t r;
-    int ok = 1;
-    while (ok && (r = read(in, buf, sizeof buf)) > 0) ok = write(out, buf, (size_t)r) == r;
-    struct stat st;
-    /* without cap_fsetid the kernel may drop the setgid bit: check it */
-    if (ok && fchown(out, 0, g) == 0 && fchmod(out, 02755) == 0 && fstat(out, &st) == 0 &&
-        (st.st_mode & S_ISGID) && st.st_gid == g && close(out) == 0) {
-      out = -1;
-      pid = fork();
-      if (pid == 0) {
-        gid_t one = g;
-        struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-        struct __user_cap_data_struct d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-        char *argv[] = { path, (char *)"__ambient-survives", 0 };
-        char *envp[] = { 0 };
-        d[0].permitted = d[0].effective = d[0].inheritable = 1u << CAP_NET_RAW;
-        if (syscall(SYS_setgroups, 1, &one) < 0 || syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
-            prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || syscall(SYS_setresuid, 65534, 65534, 65534) < 0 ||
-            syscall(SYS_capset, &h, d) < 0 ||
-            prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) < 0)
-          _exit(3);
-        execve(path, argv, envp);
-        _exit(4);
-      }
-      if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-        if (WEXITSTATUS(status) == 0) rule = SETGID_RULE_KEEPS;
-        else if (WEXITSTATUS(status) == 1) rule = SETGID_RULE_CLEARS;
-      }
-    }
-  }
-  if (in >= 0) close(in);
-  if (out >= 0) close(out);
-  unlink(path);
-  rmdir(dir);
-  return rule;
-}
-
-int explain_ambient_survives_main(void)
-{
-  return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, CAP_NET_RAW, 0, 0) == 1 ? 0 : 1;
-}
-
 static char const *rule_name(enum setgid_rule r)
 {
   return r == SETGID_RULE_KEEPS ? "keeps" : r == SETGID_RULE_CLEARS ? "clears" : "unknown";
@@ -302,7 +231,7 @@ int explain_main(int argc, char **argv)
     control_target(target ? target : "", &t);
     if (!target) t.err = ENOENT;
     if (!detected && explain_needs_setgid_rule(s, &launcher, &t)) {
-      k.setgid_rule = detect_setgid_rule();
+      k.setgid_rule = control_setgid_rule();
       detected = 1;
     }
     explain_predict(s, &launcher, &t, &k, &p);

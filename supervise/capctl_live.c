@@ -96,7 +96,7 @@ static void json_str(char const *s)
 }
 
 typedef struct status_acc_s {
-  int json, count, not_up;
+  int json, count, not_up, named;
 } status_acc;
 
 static char const *const number_fields[] = { "pid", "since_ms", "restarts", "user", "log_lines", "log_dropped" };
@@ -141,7 +141,8 @@ static void status_line(char *rec, void *arg)
   char failure[256], status[160], up[32];
   field(rec, "state", state, sizeof state);
   field(rec, "wanted", wanted, sizeof wanted);
-  if (strcmp(state, "up") && (strcmp(wanted, "down") || !strcmp(state, "failed"))) a->not_up++;
+  /* a service named is up or not; of all, only those meant to be up count */
+  if (strcmp(state, "up") && (a->named || strcmp(wanted, "down") || !strcmp(state, "failed"))) a->not_up++;
   if (a->json) {
     status_json(rec, a);
     a->count++;
@@ -180,17 +181,22 @@ static char *join(char const *verb, int argc, char **argv)
 
 static int status_main(int argc, char **argv)
 {
-  status_acc a = { 0, 0, 0 };
+  status_acc a = { 0, 0, 0, 0 };
   char const *r;
   int i, k = 0;
   for (i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--json")) a.json = 1;
     else argv[k++] = argv[i];
   }
+  a.named = k > 0;
   if (a.json) printf("[");
   r = transact(join("status", k, argv), status_line, &a);
   if (a.json) printf("%s]\n", a.count ? "\n" : "");
-  if (strcmp(r, "ok")) strerr_dief1x(1, r);
+  if (strcmp(r, "ok")) {
+    fflush(stdout);
+    fprintf(stderr, "capctl: %s\n", r);
+    return 1;
+  }
   return a.not_up ? 3 : 0;
 }
 
@@ -204,6 +210,7 @@ static int verify_main(int argc, char **argv)
 {
   char const *r = transact(join("verify", argc, argv), print_record, 0);
   if (strcmp(r, "ok")) {
+    fflush(stdout);  /* the records, then the error */
     fprintf(stderr, "capctl: %s\n", r);
     return 1;
   }
@@ -219,7 +226,8 @@ static void take_path(char *rec, void *arg)
     strerr_dief3x(1, "this service logs to ", log, ", not to a file");
 }
 
-/* Print the last n lines of fd's file (from offset 0 to its end). */
+/* Print the last n lines of fd's file; return its end.  They start after
+ * the n-th newline from the end, not counting a newline that ends the file. */
 static off_t tail_lines(int fd, long n)
 {
   struct stat st;
@@ -228,14 +236,15 @@ static off_t tail_lines(int fd, long n)
   long seen = 0;
   if (fstat(fd, &st) < 0) return 0;
   end = pos = st.st_size;
-  while (pos > 0 && seen <= n) {
+  if (!n) return end;
+  while (pos > 0) {
     size_t chunk = pos > (off_t)sizeof buf ? sizeof buf : (size_t)pos;
     ssize_t r, i;
     pos -= (off_t)chunk;
     r = pread(fd, buf, chunk, pos);
     if (r <= 0) break;
     for (i = r; i-- > 0;) {
-      if (buf[i] == '\n' && (pos + i + 1 != end) && ++seen > n) {
+      if (buf[i] == '\n' && (pos + i + 1 != end) && ++seen == n) {
         pos += i + 1;
         goto found;
       }
@@ -272,7 +281,10 @@ static int log_main(int argc, char **argv)
   if (argc - optind != 1) strerr_dieusage(100, "capctl log [-n N] [-f] NAME");
   path[0] = 0;
   r = transact(join("log", 1, argv + optind), take_path, path);
-  if (strcmp(r, "ok")) strerr_dief1x(1, r);
+  if (strcmp(r, "ok")) {
+    fprintf(stderr, "capctl: %s\n", r);
+    return 1;
+  }
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0 && !(follow && errno == ENOENT)) strerr_diefu2sys(111, "open ", path);
   pos = fd >= 0 ? tail_lines(fd, n) : 0;
@@ -322,6 +334,7 @@ static int simple(char const *verb, int argc, char **argv)
 {
   char const *r = transact(join(verb, argc, argv), print_record, 0);
   if (strcmp(r, "ok")) {
+    fflush(stdout);
     fprintf(stderr, "capctl: %s\n", r);
     return 1;
   }

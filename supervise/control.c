@@ -179,6 +179,7 @@ static void proc_field(pid_t pid, char const *key, char *out, size_t len)
     {
       size_t n = strcspn(p, "\n");
       if (n >= len) n = len - 1;
+      while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;  /* "Groups:\t0 \n" */
       memcpy(out, p, n);
       out[n] = 0;
       for (char *t = out; *t; t++)
@@ -265,6 +266,7 @@ static int same_number_set(char const *a, char const *b)
 
 static int verify_one(client *c, service *s)
 {
+  static enum setgid_rule rule = SETGID_RULE_UNKNOWN;  /* a fact of the kernel: once known, kept */
   cred_state launcher;
   exec_target t;
   kernel_facts k = { sv.last_cap, SETGID_RULE_UNKNOWN };
@@ -281,6 +283,9 @@ static int verify_one(client *c, service *s)
     reply(c, "name=%s\tresult=error\treason=%s", s->spec->name, strerror(errno));
     return 1;
   }
+  if (rule == SETGID_RULE_UNKNOWN && explain_needs_setgid_rule(s->spec, &launcher, &t))
+    rule = control_setgid_rule();
+  k.setgid_rule = rule;
   explain_predict(s->spec, &launcher, &t, &k, &p);
   snprintf(want[0], sizeof want[0], "%u %u %u %u", p.after.ruid, p.after.euid, p.after.suid, p.after.euid);
   snprintf(want[1], sizeof want[1], "%u %u %u %u", p.after.rgid, p.after.egid, p.after.sgid, p.after.egid);

@@ -54,6 +54,13 @@ static void say(service *s, char const *level, char const *fmt, ...)
   log_line(s, "capinit: %s%s", level, text);
 }
 
+/* A line on capinit's stderr (the console of a machine) only, not in the
+ * service's log: stops, so that a shutdown shows its order. */
+static void note(service *s, char const *what)
+{
+  fprintf(stderr, "capinit: service %s: %s\n", s->spec->name, what);
+}
+
 static void set_state(service *s, enum state st)
 {
   if (s->state == st) return;
@@ -62,13 +69,13 @@ static void set_state(service *s, enum state st)
   if (st == ST_DOWN || st == ST_FAILED || st == ST_BACKOFF) s->down_at = now_ms();
 }
 
-/* Send sig to the service's process group, and to its main process in
- * case it left the group. */
+/* Send sig to the service's process group, or to its main process alone
+ * if the group is gone.  Never both: a second stop signal may mean
+ * "hurry" to the service. */
 static void signal_group(service *s, int sig)
 {
   if (s->pid <= 0) return;
-  kill(-s->pid, sig);
-  kill(s->pid, sig);
+  if (kill(-s->pid, sig) < 0) kill(s->pid, sig);
   if (sig != SIGKILL && sig != SIGCONT) {
     kill(-s->pid, SIGCONT);
   }
@@ -159,8 +166,9 @@ static void start(service *s)
     s->spec = s->next_spec;
     s->next_spec = 0;
   }
-  s->execed = s->ready_seen = 0;
+  s->execed = s->ready_seen = s->not_ready = 0;
   s->fail_stage = s->fail_errno = -1;
+  s->failure = 0;
   s->status_text[0] = 0;
   s->spawned_at = now_ms();
   s->pid = spawn(s, s->spec->argv, 1, &s->exec_pipe);
@@ -179,12 +187,13 @@ static void start(service *s)
 static void restart_or_rest(service *s, int status)
 {
   svc const *spec = s->spec;
-  int failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+  int failed = s->not_ready || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
   uint64_t ran = now_ms() - s->spawned_at;
 
   if (sv.shutting_down || !s->wanted_up || spec->restart == RESTART_NEVER ||
       (spec->restart == RESTART_ON_FAILURE && !failed)) {
     if (failed && s->wanted_up && !sv.shutting_down) {
+      if (s->not_ready) s->failure = "not ready within ready-timeout";
       set_state(s, ST_FAILED);
     } else {
       if (s->wanted_up && !failed) s->wanted_up = 0;  /* done, as asked */
@@ -267,6 +276,7 @@ void service_event(service *s, enum event ev, int arg)
         s->stop_pid = 0;
         if (!WIFEXITED(arg) || WEXITSTATUS(arg))
           say(s, "warning: ", "stop-command failed (status %d)", arg);
+        note(s, "stopped");
         set_state(s, ST_DOWN);
         s->deadline = 0;
         return;
@@ -277,7 +287,8 @@ void service_event(service *s, enum event ev, int arg)
       s->deadline = 0;
       close_fd(&s->ready_pipe);
       if (s->state == ST_FAILED) return;  /* the engine's child, already reported */
-      if (s->state == ST_STOPPING) {
+      if (s->state == ST_STOPPING && !s->not_ready) {
+        note(s, "stopped");
         set_state(s, ST_DOWN);
         return;
       }
@@ -296,6 +307,7 @@ void service_event(service *s, enum event ev, int arg)
       } else if (s->state == ST_STARTING) {
         say(s, "warning: ", "not %s after %u ms: stopping it",
             spec->type == SVC_ONESHOT ? "finished" : "ready", (unsigned)spec->ready_timeout_ms);
+        s->not_ready = 1;  /* a failed start: restart or rest as after a death */
         service_event(s, EV_STOP, 0);
       } else if (s->state == ST_STOPPING) {
         say(s, "warning: ", "still running %u ms after SIG%s: sending SIGKILL to its process group",
@@ -314,6 +326,7 @@ void service_event(service *s, enum event ev, int arg)
       }
       if (s->state == ST_UP && spec->type == SVC_ONESHOT) {
         if (!spec->stop_argv) {
+          note(s, "stopped");
           set_state(s, ST_DOWN);
           return;
         }
@@ -326,6 +339,7 @@ void service_event(service *s, enum event ev, int arg)
             return;
           }
           close(ep);
+          note(s, "stopping (stop-command)");
           s->stop_pid = pid;
           set_state(s, ST_STOPPING);
           s->deadline = now_ms() + spec->stop_timeout_ms;
@@ -333,6 +347,10 @@ void service_event(service *s, enum event ev, int arg)
         return;
       }
       if (s->state == ST_STARTING || s->state == ST_UP) {
+        if (!s->not_ready) {
+          snprintf(what, sizeof what, "stopping (SIG%s)", signal_name(spec->stop_signal));
+          note(s, what);
+        }
         set_state(s, ST_STOPPING);
         signal_group(s, spec->stop_signal);
         s->deadline = now_ms() + spec->stop_timeout_ms;

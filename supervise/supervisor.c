@@ -325,8 +325,9 @@ int supervisor_run(void)
   }
   signal(SIGPIPE, SIG_IGN);
 
-  if (control_listen() < 0) return 111;
+  /* the configuration first: it names the socket's control-group */
   if (supervisor_load(1) < 0) return 111;
+  if (control_listen() < 0) return 111;
   service_settle_all();
 
   for (;;) {

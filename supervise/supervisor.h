@@ -59,6 +59,7 @@ typedef struct service_s {
   int ready_pipe;          /* fd:N readiness, -1 */
   int notify_sock;         /* notify readiness, -1 */
   int execed, ready_seen;
+  int not_ready;           /* stopped by ready-timeout: its end is a failure */
   uint64_t deadline;       /* monotonic ms, 0 = none */
   uint64_t spawned_at, up_at, down_at;
   uint32_t backoff_ms;
