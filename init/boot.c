@@ -315,8 +315,16 @@ void boot_emergency(char const *why, char **shell)
       if (pid == 0) {
         sigset_t none;
         char *envp[] = { (char *)"PATH=/usr/sbin:/usr/bin:/sbin:/bin", (char *)"HOME=/", 0 };
+        int con = open("/dev/console", O_RDWR | O_NOCTTY);
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, 0);
+        if (con >= 0) {
+          /* a blocking console of its own for the shell */
+          dup2(con, 0);
+          dup2(con, 1);
+          dup2(con, 2);
+          if (con > 2) close(con);
+        }
         setsid();
         ioctl_set_ctty();
         execve(shell && shell[0] ? shell[0] : fallback[0], shell && shell[0] ? shell : fallback, envp);

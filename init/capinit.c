@@ -39,9 +39,12 @@ static void help(void)
 "  --container   supervise only (no mounts, no reboot), also as PID 1\n"
 "  -h, --help, -V, --version\n"
 "\n"
-"SIGTERM or SIGINT stops every service in reverse dependency order, then\n"
-"capinit exits 0; SIGHUP rereads the configuration.  Control it with\n"
-"capctl(8).  See capinit(8).\n", stdout);
+"Supervising (--container, or not PID 1): SIGTERM, SIGINT, SIGUSR1, SIGUSR2\n"
+"and SIGPWR stop every service in reverse dependency order, then capinit\n"
+"exits 0.  As PID 1 of a machine: SIGTERM and SIGINT reboot, SIGUSR2 and\n"
+"SIGPWR power off, SIGUSR1 halts (busybox's reboot, poweroff, halt).\n"
+"SIGHUP rereads the configuration.  Control it with capctl(8).  See\n"
+"capinit(8).\n", stdout);
 }
 
 static int mkdir_p(char const *path)
@@ -57,6 +60,20 @@ static int mkdir_p(char const *path)
     buf[i] = i < n ? '/' : 0;
   }
   return 0;
+}
+
+/* capinit's messages and the services with log = console go to fd 2: a
+ * full console or pipe must drop them, not stop the loop.  A new open
+ * file description of the same file, non-blocking, leaves whoever shares
+ * the old one as it was. */
+static void stderr_nonblocking(void)
+{
+  int fd = open("/proc/self/fd/2", O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return;  /* no /proc, or a socket: keep it as it is */
+  if (fd != 2) {
+    dup2(fd, 2);
+    close(fd);
+  }
 }
 
 int main(int argc, char **argv)
@@ -112,6 +129,7 @@ int main(int argc, char **argv)
     boot_filecaps(path);
   }
   sv.last_cap = priv_last_cap();
+  stderr_nonblocking();
   if (getpid() != 1) {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
       fprintf(stderr, "capinit: fatal: unable to become a child subreaper: %s\n", strerror(errno));

@@ -37,6 +37,8 @@ static void help(void)
 "  verify [NAME...]           compare every running service's credentials in\n"
 "                             /proc with explain's prediction; exit 1 on any\n"
 "                             difference\n"
+"  poweroff | reboot | halt   stop every service, then power off, reboot or\n"
+"                             halt (capinit as PID 1) or exit (otherwise)\n"
 "\n"
 "Offline (no capinit needs to run):\n"
 "  check [-R ROOT] [-c DIR]   validate DIR/capinit.conf and DIR/services/*.svc\n"

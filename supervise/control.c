@@ -59,6 +59,17 @@ int control_listen(void)
   strcpy(sa.sun_path, sock_path);
   fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) goto fail;
+  {
+    /* a socket that answers belongs to a capinit that runs: do not steal it */
+    int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0) {
+      close(probe);
+      close(fd);
+      fprintf(stderr, "capinit: fatal: another capinit is running on %s (use another -r DIR)\n", sock_path);
+      return -1;
+    }
+    if (probe >= 0) close(probe);
+  }
   unlink(sock_path);
   {
     mode_t old = umask(0177);

@@ -200,6 +200,10 @@ void log_close(service *s)
     log_read(s);
     close(s->log.pipe);
   }
+  if (s->log.npartial) {
+    sink(s, s->log.partial, s->log.npartial);
+    s->log.npartial = 0;
+  }
   if (s->log.wpipe >= 0) close(s->log.wpipe);
   if (s->log.file >= 0) close(s->log.file);
   s->log.pipe = s->log.wpipe = s->log.file = -1;

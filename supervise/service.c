@@ -159,12 +159,23 @@ fail_ep:
   return -1;
 }
 
+/* A reloaded spec takes effect when the service is not running. */
+static void take_next_spec(service *s)
+{
+  if (!s->next_spec) return;
+  svc_free(s->spec);
+  s->spec = s->next_spec;
+  s->next_spec = 0;
+}
+
 static void start(service *s)
 {
-  if (s->next_spec) {
-    svc_free(s->spec);
-    s->spec = s->next_spec;
-    s->next_spec = 0;
+  take_next_spec(s);
+  if (s->spec->refused) {
+    /* fail closed: a file that became invalid never runs */
+    s->failure = s->failure ? s->failure : "invalid service file (capctl check)";
+    set_state(s, ST_FAILED);
+    return;
   }
   s->execed = s->ready_seen = s->not_ready = 0;
   s->fail_stage = s->fail_errno = -1;
@@ -275,7 +286,8 @@ void service_event(service *s, enum event ev, int arg)
       if (s->stop_pid && arg >= 0 && s->state == ST_STOPPING && spec->type == SVC_ONESHOT) {
         s->stop_pid = 0;
         if (!WIFEXITED(arg) || WEXITSTATUS(arg))
-          say(s, "warning: ", "stop-command failed (status %d)", arg);
+          say(s, "warning: ", "stop-command failed (%s %d)", WIFEXITED(arg) ? "exit" : "signal",
+              WIFEXITED(arg) ? WEXITSTATUS(arg) : WTERMSIG(arg));
         note(s, "stopped");
         set_state(s, ST_DOWN);
         s->deadline = 0;
@@ -377,25 +389,36 @@ static int after(service const *s, service const *d)
   return 0;
 }
 
-void service_want(service *s, int up)
+/* Wanting a service up wants what it depends on up; wanting it down
+ * wants down what depends on it.  Each service is visited once per
+ * request (mark), so a refused dependency cycle cannot loop. */
+static void want(service *s, int up, unsigned mark)
 {
   size_t i;
+  if (s->mark == mark) return;
+  s->mark = mark;
   if (up) {
-    if (s->wanted_up && !s->explicit_down && s->state != ST_FAILED) return;
+    if (s->spec->refused) return;
     s->wanted_up = 1;
     s->explicit_down = 0;
-    if (s->state == ST_FAILED) set_state(s, ST_DOWN);
+    if (s->state == ST_FAILED && !s->pid) set_state(s, ST_DOWN);
     for (i = 0; i < s->spec->ndepends; i++) {
       service *d = service_by_name(s->spec->depends[i]);
-      if (d) service_want(d, 1);
+      if (d) want(d, 1, mark);
     }
   } else {
-    if (!s->wanted_up && s->explicit_down) return;
     s->wanted_up = 0;
     s->explicit_down = 1;
     for (i = 0; i < sv.n; i++)
-      if (depends_on(sv.v[i], s)) service_want(sv.v[i], 0);
+      if (depends_on(sv.v[i], s)) want(sv.v[i], 0, mark);
   }
+}
+
+void service_want(service *s, int up)
+{
+  static unsigned mark;
+  if (!++mark) ++mark;
+  want(s, up, mark);
 }
 
 int service_is_settled_down(service const *s)
@@ -425,6 +448,7 @@ static int can_stop(service const *s)
   for (i = 0; i < sv.n; i++) {
     service const *t = sv.v[i];
     if (t == s || service_is_settled_down(t)) continue;
+    if (t->wanted_up && !sv.shutting_down) continue;  /* it stays: no order to keep */
     if (depends_on(t, s) || after(t, s)) return 0;
   }
   return 1;
@@ -433,11 +457,15 @@ static int can_stop(service const *s)
 static int settle_one(service *s)
 {
   if (s->wanted_up && !sv.shutting_down) {
-    if (s->state == ST_DOWN && !s->pid && !s->stop_pid && !s->spec->refused && can_start(s)) {
+    if (s->state == ST_DOWN && !s->pid && !s->stop_pid && can_start(s)) {
       start(s);
       return 1;
     }
     return 0;
+  }
+  if (s->state == ST_FAILED && !s->pid && s->explicit_down && !s->spec->refused) {
+    set_state(s, ST_DOWN);  /* stopped on purpose: no longer a failure */
+    return 1;
   }
   if ((s->state == ST_UP || s->state == ST_STARTING || s->state == ST_BACKOFF ||
        (s->state == ST_FAILED && s->pid)) && can_stop(s)) {

@@ -131,7 +131,7 @@ int supervisor_load(int initial)
   capinit_conf conf;
   svc_set set = { 0, 0 };
   char path[4096];
-  size_t i, j;
+  size_t i, j, old_n;
 
   capinit_conf_defaults(&conf);
   snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
@@ -161,6 +161,7 @@ int supervisor_load(int initial)
   diag_free(&diags);
 
   for (i = 0; i < sv.n; i++) sv.v[i]->removed = 1;
+  old_n = sv.n;
   for (j = 0; j < set.n; j++) {
     svc *spec = set.v[j];
     service *s = service_by_name(spec->name);
@@ -171,12 +172,29 @@ int supervisor_load(int initial)
     }
     if (s) {
       s->removed = 0;
-      if (service_is_settled_down(s) && s->state != ST_FAILED) {
-        svc_free(s->spec);
-        s->spec = spec;
-      } else {
+      if (!service_is_settled_down(s)) {
+        /* running: the new spec applies at its next start */
         svc_free(s->next_spec);
         s->next_spec = spec;
+        continue;
+      }
+      {
+        int was_refused = s->spec->refused;
+        svc_free(s->spec);
+        svc_free(s->next_spec);
+        s->next_spec = 0;
+        s->spec = spec;
+        if (spec->refused) {
+          s->wanted_up = 0;
+          s->failure = why ? why : "invalid service file (capctl check)";
+          s->state = ST_FAILED;
+        } else if (was_refused) {
+          /* a fixed file: it runs like a new one */
+          s->failure = 0;
+          s->state = ST_DOWN;
+          s->wanted_up = spec->enabled;
+          s->explicit_down = 0;
+        }
       }
       continue;
     }
@@ -194,6 +212,9 @@ int supervisor_load(int initial)
     sv.v[sv.n++] = s;
   }
   free(set.v);
+  /* an enabled service brings up what it depends on, enabled or not */
+  for (i = old_n; i < sv.n; i++)
+    if (sv.v[i]->wanted_up) service_want(sv.v[i], 1);
   for (i = 0; i < sv.n; i++)
     if (sv.v[i]->removed) service_want(sv.v[i], 0);
   return 0;
@@ -257,11 +278,11 @@ static int handle_signals(void)
       case SIGCHLD: reap(); break;
       /* busybox's reboot, poweroff and halt send TERM, USR2 and USR1;
        * Ctrl-Alt-Del sends INT; a power event PWR */
-      case SIGTERM: supervisor_shutdown(RB_AUTOBOOT, "SIGTERM (reboot)"); break;
-      case SIGINT: supervisor_shutdown(RB_AUTOBOOT, "SIGINT (reboot)"); break;
-      case SIGUSR2: supervisor_shutdown(RB_POWER_OFF, "SIGUSR2 (power off)"); break;
-      case SIGPWR: supervisor_shutdown(RB_POWER_OFF, "SIGPWR (power off)"); break;
-      case SIGUSR1: supervisor_shutdown(RB_HALT_SYSTEM, "SIGUSR1 (halt)"); break;
+      case SIGTERM: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGTERM (reboot)" : "SIGTERM"); break;
+      case SIGINT: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGINT (reboot)" : "SIGINT"); break;
+      case SIGUSR2: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGUSR2 (power off)" : "SIGUSR2"); break;
+      case SIGPWR: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGPWR (power off)" : "SIGPWR"); break;
+      case SIGUSR1: supervisor_shutdown(RB_HALT_SYSTEM, sv.machine ? "SIGUSR1 (halt)" : "SIGUSR1"); break;
       case SIGHUP:
         fprintf(stderr, "capinit: SIGHUP: reloading %s\n", sv.confdir);
         supervisor_load(0);
@@ -283,16 +304,21 @@ static int all_down(void)
  * time on capinit's own clock. */
 static void report_ready(void)
 {
-  size_t i, n = 0;
+  size_t i, n = 0, failed = 0;
   for (i = 0; i < sv.n; i++) {
     service const *s = sv.v[i];
     if (!s->wanted_up) continue;
-    if (s->state != ST_UP) return;
+    if (s->state == ST_FAILED) failed++;
+    else if (s->state != ST_UP) return;
     n++;
   }
   sv.ready_reported = 1;
-  fprintf(stderr, "capinit: all %zu services ready %llu ms after capinit started\n", n,
-          (unsigned long long)(now_ms() - sv.started_ms));
+  if (failed)
+    fprintf(stderr, "capinit: all %zu services settled %llu ms after capinit started: %zu ready, %zu failed\n",
+            n, (unsigned long long)(now_ms() - sv.started_ms), n - failed, failed);
+  else
+    fprintf(stderr, "capinit: all %zu services ready %llu ms after capinit started\n", n,
+            (unsigned long long)(now_ms() - sv.started_ms));
 }
 
 enum { FD_SELF, FD_LOG, FD_EXEC, FD_READY, FD_NOTIFY, FD_CONTROL };
@@ -328,6 +354,7 @@ int supervisor_run(void)
   /* the configuration first: it names the socket's control-group */
   if (supervisor_load(1) < 0) return 111;
   if (control_listen() < 0) return 111;
+
   service_settle_all();
 
   for (;;) {
@@ -336,6 +363,7 @@ int supervisor_run(void)
     int timeout, r;
 
     if (sv.shutting_down && all_down()) break;
+    clearerr(stderr);  /* a full console drops capinit's messages: go on */
     if (want > cap) {
       cap = want * 2;
       p = realloc(p, cap * sizeof *p);
@@ -397,6 +425,10 @@ int supervisor_run(void)
       if (sv.v[i]->removed && service_is_settled_down(sv.v[i])) service_forget(i);
   }
   control_close();
+  for (size_t i = 0; i < sv.n; i++) {
+    log_close(sv.v[i]);   /* the last lines, even without a newline */
+    notify_close(sv.v[i]);
+  }
   free(p);
   free(kind);
   free(who);

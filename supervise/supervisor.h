@@ -52,6 +52,7 @@ typedef struct service_s {
   int wanted_up;
   int explicit_down;       /* stopped by request: do not restart */
   int removed;             /* gone from the configuration: forget when down */
+  unsigned mark;           /* service_want()'s visit mark */
   enum state state;
   pid_t pid;               /* main process (the command itself) */
   pid_t stop_pid;          /* a oneshot's stop-command */
