@@ -110,20 +110,20 @@ static int same_ids(int uid, uint32_t want)
   return rc == 0 && r == want && e == want && sv == want;
 }
 
+/* Raw rt_sigaction and rt_sigprocmask: libc's wrappers keep state (musl's
+ * SIGABRT lock), and the engine may run in a child that shares capinit's
+ * memory. */
 static int reset_signals(void)
 {
-  struct sigaction sa;
-  sigset_t all;
+  struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; }
+    dfl = { SIG_DFL, 0, 0, 0 };
+  uint64_t none = 0;
   int sig;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = SIG_DFL;
-  for (sig = 1; sig < NSIG; sig++) {
+  for (sig = 1; sig < 65; sig++) {
     if (sig == SIGKILL || sig == SIGSTOP) continue;
-    /* the libc-reserved signals (musl's SIGCANCEL, SIGSYNCCALL) refuse */
-    if (sigaction(sig, &sa, 0) < 0 && errno != EINVAL) return -1;
+    if (syscall(SYS_rt_sigaction, sig, &dfl, 0, sizeof dfl.mask) < 0 && errno != EINVAL) return -1;
   }
-  sigemptyset(&all);
-  return sigprocmask(SIG_SETMASK, &all, 0);
+  return (int)syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, sizeof none);
 }
 
 /* Test builds: every stage can be forced to fail at its start, whether or
@@ -139,14 +139,14 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
 
   /* 1. the process itself: session, signals, directory, umask, rlimits */
   STAGE(STAGE_SESSION);
-  if ((flags & PRIV_SESSION) && setsid() < 0) return fail(f, STAGE_SESSION, -1);
+  if ((flags & PRIV_SESSION) && syscall(SYS_setsid) < 0) return fail(f, STAGE_SESSION, -1);
   STAGE(STAGE_SIGNALS);
   if ((flags & PRIV_SIGNALS) && reset_signals() < 0) return fail(f, STAGE_SIGNALS, -1);
   STAGE(STAGE_DIRECTORY);
-  if ((s->directory || (flags & PRIV_DEFAULTS)) && chdir(s->directory ? s->directory : "/") < 0)
+  if ((s->directory || (flags & PRIV_DEFAULTS)) && syscall(SYS_chdir, s->directory ? s->directory : "/") < 0)
     return fail(f, STAGE_DIRECTORY, -1);
   STAGE(STAGE_UMASK);
-  if (s->line[K_UMASK] || (flags & PRIV_DEFAULTS)) umask(s->umask);
+  if (s->line[K_UMASK] || (flags & PRIV_DEFAULTS)) syscall(SYS_umask, s->umask);
   STAGE(STAGE_RLIMITS);
   for (i = 0; i < RLIM_NLIMITS; i++) {
     struct rlimit rl;
@@ -239,7 +239,7 @@ void priv_exec(svc const *s, unsigned flags, unsigned last_cap,
                char *const *argv, char *const *envp, priv_fail *f)
 {
   if (priv_apply(s, flags, last_cap, f) < 0) return;
-  if (!FAULT(STAGE_EXEC)) execve(argv[0], argv, envp);
+  if (!FAULT(STAGE_EXEC)) syscall(SYS_execve, argv[0], argv, envp);
   fail(f, STAGE_EXEC, -1);
 }
 

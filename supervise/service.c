@@ -2,6 +2,7 @@
  * start and stop services in dependency order, and the spawn through the
  * privilege engine. */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <stdarg.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,13 +91,44 @@ static void close_fd(int *fd)
   *fd = -1;
 }
 
-/* fork, then in the child: stdio, readiness fd, the engine, execve.  The
- * child writes (stage, errno) on a close-on-exec pipe if anything before
- * execve fails, and exits without running the command. */
+/* The child of a spawn shares capinit's memory (a vfork-style clone: it
+ * runs on its own stack while capinit waits, until it execs or exits).
+ * It must only make system calls: no allocation, no lock, nothing capinit
+ * relies on (the engine is written for this). */
+typedef struct child_s {
+  svc const *spec;
+  char **argv, **env;
+  int out, ready_fd, exec_pipe;
+} child;
+
+static char child_stack[128 * 1024] __attribute__((aligned(16)));
+
+static int child_main(void *arg)
+{
+  child const *c = arg;
+  priv_fail f = { STAGE_SESSION, 0, -1 };
+  long nul = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY, 0);
+  if (nul < 0 || syscall(SYS_dup2, (int)nul, 0) < 0 || syscall(SYS_dup2, c->out, 1) < 0 ||
+      syscall(SYS_dup2, c->out, 2) < 0 ||
+      (c->ready_fd >= 0 && syscall(SYS_dup2, c->ready_fd, c->spec->ready_fd) < 0)) {
+    f.err = errno;
+  } else {
+    if (nul > 2) syscall(SYS_close, (int)nul);
+    if (sv.nofile.rlim_max) syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &sv.nofile, 0);
+    priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, c->argv, c->env, &f);
+  }
+  syscall(SYS_write, c->exec_pipe, &f, sizeof f);
+  syscall(SYS_exit, 126);
+  return 126;
+}
+
+/* Spawn argv through the engine.  The child writes (stage, errno) on a
+ * close-on-exec pipe if anything before execve fails, and exits without
+ * running the command. */
 static pid_t spawn(service *s, char **argv, int with_readiness, int *exec_pipe)
 {
   svc const *spec = s->spec;
-  int ep[2], rp[2] = { -1, -1 }, out = -1, nul;
+  int ep[2], rp[2] = { -1, -1 }, out = -1;
   char notify_env[160], **env;
   pid_t pid;
 
@@ -115,20 +148,9 @@ static pid_t spawn(service *s, char **argv, int with_readiness, int *exec_pipe)
   env = priv_environment(spec, notify_env[0] ? notify_env : 0);
   if (!env) goto fail_rp;
 
-  pid = fork();
-  if (pid == 0) {
-    priv_fail f = { STAGE_SESSION, 0, -1 };
-    nul = open("/dev/null", O_RDONLY);
-    if (nul < 0 || dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
-        (rp[1] >= 0 && dup2(rp[1], spec->ready_fd) < 0)) {
-      f.err = errno;
-    } else {
-      if (nul > 2) close(nul);
-      if (sv.nofile.rlim_max) setrlimit(RLIMIT_NOFILE, &sv.nofile);
-      priv_exec(spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, argv, env, &f);
-    }
-    (void)!write(ep[1], &f, sizeof f);
-    _exit(126);
+  {
+    child c = { spec, argv, env, out, rp[1], ep[1] };
+    pid = clone(child_main, child_stack + sizeof child_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
   }
   free(env);
   close(ep[1]);
