@@ -62,6 +62,7 @@ void svc_free(svc *s)
   free(s->group_text);
   free(s->groups_text);
   free(s->groups);
+  free(s->rlimit);
   for (i = 0; i < s->ndepends; i++) free(s->depends[i]);
   free(s->depends);
   for (i = 0; i < s->nafter; i++) free(s->after[i]);

@@ -67,7 +67,7 @@ typedef struct svc_s {
   gid_t gid;
   gid_t *groups;
   size_t ngroups;
-  svc_rlimit rlimit[RLIM_NLIMITS];
+  svc_rlimit *rlimit;      /* RLIM_NLIMITS entries; NULL: no rlimit-* key */
 
   enum svc_mode mode;
   unsigned securebits;     /* final value: from mode, or the key */

@@ -199,6 +199,7 @@ static int k_rlimit(conf_where *w, void *o, char const *k, char const *v)
     if (rlim_value(w, r, v, &lo) < 0) return -1;
     hi = lo;  /* one value sets both, as systemd's Limit*= does */
   }
+  if (!s->rlimit) s->rlimit = xcalloc(RLIM_NLIMITS, sizeof *s->rlimit);
   s->rlimit[r->resource].set = 1;
   s->rlimit[r->resource].soft = lo;
   s->rlimit[r->resource].hard = hi;

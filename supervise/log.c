@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -93,12 +94,12 @@ static size_t stamp(char *buf, size_t len)
 /* One line (without its newline) to the service's sink. */
 static void sink(service *s, char const *line, size_t n)
 {
-  char buf[sizeof s->log.partial + 128 + 64];
+  char buf[LOG_LINE_MAX + 128 + 64];
   size_t len;
   ssize_t w;
   int fd;
 
-  if (n > sizeof s->log.partial) n = sizeof s->log.partial;
+  if (n > LOG_LINE_MAX) n = LOG_LINE_MAX;
   s->log.lines++;
   switch (s->spec->log) {
     case LOG_FILE:
@@ -157,7 +158,7 @@ void log_read(service *s)
     for (i = 0; i < (size_t)r; i++) {
       if (buf[i] != '\n') continue;
       if (s->log.npartial) {
-        size_t room = sizeof s->log.partial - s->log.npartial, take = i - start;
+        size_t room = LOG_LINE_MAX - s->log.npartial, take = i - start;
         if (take > room) take = room;
         memcpy(s->log.partial + s->log.npartial, buf + start, take);
         sink(s, s->log.partial, s->log.npartial + take);
@@ -167,13 +168,17 @@ void log_read(service *s)
       }
       start = i + 1;
     }
+    if (start < (size_t)r && !s->log.partial && !(s->log.partial = malloc(LOG_LINE_MAX))) {
+      sink(s, buf + start, (size_t)r - start);  /* no memory: the piece as a line */
+      start = (size_t)r;
+    }
     while (start < (size_t)r) {
-      size_t room = sizeof s->log.partial - s->log.npartial, take = (size_t)r - start;
+      size_t room = LOG_LINE_MAX - s->log.npartial, take = (size_t)r - start;
       if (take > room) take = room;
       memcpy(s->log.partial + s->log.npartial, buf + start, take);
       s->log.npartial += take;
       start += take;
-      if (s->log.npartial == sizeof s->log.partial) {
+      if (s->log.npartial == LOG_LINE_MAX) {
         sink(s, s->log.partial, s->log.npartial);  /* an overlong line, cut */
         s->log.npartial = 0;
       }
@@ -204,6 +209,8 @@ void log_close(service *s)
     sink(s, s->log.partial, s->log.npartial);
     s->log.npartial = 0;
   }
+  free(s->log.partial);
+  s->log.partial = 0;
   if (s->log.wpipe >= 0) close(s->log.wpipe);
   if (s->log.file >= 0) close(s->log.file);
   s->log.pipe = s->log.wpipe = s->log.file = -1;

@@ -148,7 +148,7 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
   STAGE(STAGE_UMASK);
   if (s->line[K_UMASK] || (flags & PRIV_DEFAULTS)) syscall(SYS_umask, s->umask);
   STAGE(STAGE_RLIMITS);
-  for (i = 0; i < RLIM_NLIMITS; i++) {
+  for (i = 0; s->rlimit && i < RLIM_NLIMITS; i++) {
     struct rlimit rl;
     if (!s->rlimit[i].set) continue;
     rl.rlim_cur = s->rlimit[i].soft;

@@ -35,6 +35,8 @@ enum event {
   EV_STOP,        /* begin stopping */
 };
 
+#define LOG_LINE_MAX 1024         /* longer lines are cut */
+
 typedef struct logsink_s {
   int pipe;                /* read end of stdout+stderr, -1 */
   int wpipe;               /* write end, held across restarts, -1 */
@@ -42,7 +44,8 @@ typedef struct logsink_s {
   uint64_t retry_at;       /* when to try opening the file again */
   uint64_t size;           /* bytes in the current file */
   uint64_t lines, dropped;
-  char partial[1024];      /* an incomplete last line */
+  char *partial;           /* an incomplete last line: LOG_LINE_MAX bytes,
+                              allocated when the first one arrives */
   size_t npartial;
 } logsink;
 

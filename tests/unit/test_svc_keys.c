@@ -94,12 +94,13 @@ static void ids_are(svc const *s, uid_t uid, gid_t gid, gid_t const *groups, siz
 
 static void rlimit_is(svc const *s, int res, rlim_t soft, rlim_t hard, char const *what)
 {
-  svc_rlimit const *r = &s->rlimit[res];
+  static svc_rlimit const none;
+  svc_rlimit const *r = s->rlimit ? &s->rlimit[res] : &none;
   size_t i, others = 0;
   t_ok(r->set == 1 && r->soft == soft && r->hard == hard,
        "%s: set %u, soft %llu, hard %llu", what, r->set, (unsigned long long)r->soft,
        (unsigned long long)r->hard);
-  for (i = 0; i < RLIM_NLIMITS; i++) others += (int)i != res && s->rlimit[i].set;
+  for (i = 0; s->rlimit && i < RLIM_NLIMITS; i++) others += (int)i != res && s->rlimit[i].set;
   t_ueq(others, 0, "%s: no other limit set", what);
 }
 
@@ -580,7 +581,7 @@ static void defaults(void)
   t_ueq(s->umask, 022, "defaults: umask 022");
   t_ok(!s->user && !s->group_text && !s->groups_text, "defaults: no user, group, groups as written");
   ids_are(s, 0, 0, root_groups, 2, "defaults: root, with root's groups");
-  for (i = 0; i < RLIM_NLIMITS; i++) rlimits += s->rlimit[i].set || s->rlimit_line[i];
+  for (i = 0; i < RLIM_NLIMITS; i++) rlimits += (s->rlimit && s->rlimit[i].set) || s->rlimit_line[i];
   t_ueq(rlimits, 0, "defaults: no resource limit");
   t_ueq(s->mode, SVC_LEGACY, "defaults: mode legacy");
   t_ueq(s->securebits, 0, "defaults: securebits 0");
