@@ -5,14 +5,16 @@
 # Groups: build (compile the binaries and man pages), check (run the tests),
 # fuzz (libFuzzer targets, also run briefly by the tests), san (make
 # check-asan: clang and the glibc libcap and skalibs), bench (the peers
-# and tools of make bench: s6, runit, execline, gnuplot).
+# and tools of make bench: s6, runit, execline, gnuplot), image (make
+# image, demo, boot: QEMU, the cpio, ext4 and squashfs tools, setcap).
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
-pkgs_check="libcap2-bin util-linux man-db python3 cpio qemu-system-x86"
+pkgs_check="libcap2-bin util-linux mount man-db python3 cpio qemu-system-x86"
 pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux gnuplot-nox"
+pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux"
 
 want=
 for group in "$@"; do
@@ -22,6 +24,7 @@ for group in "$@"; do
     fuzz) want="$want $pkgs_fuzz" ;;
     san) want="$want $pkgs_san" ;;
     bench) want="$want $pkgs_bench" ;;
+    image) want="$want $pkgs_image" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
 done

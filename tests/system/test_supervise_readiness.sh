@@ -18,7 +18,7 @@ count() { # FILE: lines, 0 when missing
   if [ -e "$1" ]; then wc -l < "$1" | tr -d ' '; else echo 0; fi
 }
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -lt "$3" ]; }
-nsh() { nsenter -t "$(sv_pid)" -p -m sh -c "$1"; }
+nsh() { sv_in sh -c "$1"; }
 
 # exec: up as soon as execve succeeded, long before the command does anything
 svc ex <<EOF

@@ -12,7 +12,7 @@ count() { # FILE: lines, 0 when missing
   if [ -e "$1" ]; then wc -l < "$1" | tr -d ' '; else echo 0; fi
 }
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -lt "$3" ]; }
-nsh() { nsenter -t "$(sv_pid)" -p -m sh -c "$1"; }
+nsh() { sv_in sh -c "$1"; }
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # pstat FIELD PID: a field of /proc/PID/stat in the namespace (3 = state,
 # 4 = ppid, 5 = pgrp, 6 = session), or "gone"
