@@ -47,18 +47,6 @@ static void help(void)
 "capinit(8).\n", stdout);
 }
 
-static int mkdir_p(char const *path)
-{
-  char buf[4096];
-  size_t i, n = strlen(path);
-  if (n >= sizeof buf) return -1;
-  memcpy(buf, path, n + 1);
-  for (i = 1; i <= n; i++) {
-    if (buf[i] && buf[i] != '/') continue;
-    buf[i] = 0;
-    if (mkdir(buf, 0755) < 0 && errno != EEXIST) return -1;
-    buf[i] = i < n ? '/' : 0;
-  }
   return 0;
 }
 
@@ -144,7 +132,7 @@ int main(int argc, char **argv)
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
   }
-  if (mkdir_p(sv.rundir) < 0) {
+  if (mkdir_p(sv.rundir, 0755) < 0) {
     fprintf(stderr, "capinit: fatal: unable to create %s: %s\n", sv.rundir, strerror(errno));
     if (sv.machine) boot_emergency("no runtime directory", sv.emergency_shell);
     return 111;

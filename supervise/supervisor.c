@@ -33,7 +33,7 @@ uint64_t now_ms(void)
   return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static int mkdir_p(char const *path, mode_t mode)
+int mkdir_p(char const *path, mode_t mode)
 {
   char buf[4096];
   size_t i, n = strlen(path);

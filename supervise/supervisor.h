@@ -125,6 +125,8 @@ void control_close(void);
 
 /* supervisor.c */
 int supervisor_load(int initial);
+/* mkdir -p: every missing component with mode. */
+int mkdir_p(char const *path, mode_t mode);
 /* Refuse every service whose command is path (PID 1: filecaps mismatch). */
 void supervisor_refuse_command(char const *path, char const *why);
 /* Stop every service, then do action (see supervisor.action). */
