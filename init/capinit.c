@@ -47,9 +47,6 @@ static void help(void)
 "capinit(8).\n", stdout);
 }
 
-  return 0;
-}
-
 /* capinit's messages and the services with log = console go to fd 2: a
  * full console or pipe must drop them, not stop the loop.  A new open
  * file description of the same file, non-blocking, leaves whoever shares
