@@ -1,8 +1,9 @@
 /* init/capinit.c -- main of capinit.
  *
- * As PID 1 of a real machine it will boot and shut the machine down (the
- * PID 1 part); with --container, as PID 1 of a PID namespace, or when it
- * is not PID 1 at all, it only supervises: no mounts, no reboot; it
+ * As PID 1 of a real machine it boots and shuts the machine down (the
+ * PID 1 part); with --container, as PID 1 of a PID namespace (detected:
+ * reboot(2) refuses RB_DISABLE_CAD there), or when it is not PID 1 at
+ * all, it only supervises: no mounts, no reboot; it
  * becomes a child subreaper when not PID 1 so that every orphan of its
  * services is reaped, and on SIGTERM or SIGINT it stops every service in
  * reverse dependency order and exits 0.
@@ -83,7 +84,10 @@ int main(int argc, char **argv)
   sv.started_ms = now_ms();
   sv.control = -1;
   sv.console = 2;
-  sv.machine = getpid() == 1 && !container;
+  /* PID 1 of a container: the kernel says so, since reboot(2) outside the
+   * initial PID namespace refuses every command but the reboot ones
+   * (EINVAL), and without CAP_SYS_BOOT refuses all (EPERM) */
+  sv.machine = getpid() == 1 && !container && reboot(RB_DISABLE_CAD) == 0;
   if (sv.machine) {
     /* phase 1: anything fatal here runs the emergency shell */
     capinit_conf conf;
@@ -92,7 +96,7 @@ int main(int argc, char **argv)
     conf_ctx ctx = { "/", &diags, 0, 0 };
     boot_mounts();
     if (boot_console() < 0) boot_emergency("no /dev/console", 0);
-    reboot(RB_DISABLE_CAD);  /* Ctrl-Alt-Del: SIGINT to PID 1 */
+    /* RB_DISABLE_CAD is in force: Ctrl-Alt-Del sends SIGINT to PID 1 */
     fprintf(stderr, "capinit %s: booting\n", CAPINIT_VERSION);
     boot_hostname();
     sv.last_cap = priv_last_cap();

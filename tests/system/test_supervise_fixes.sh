@@ -99,4 +99,16 @@ grep -q ' no newline at the end$' "$T/log/tail.log"
 t_ok $? "a last line without a newline is logged at the end"
 [ ! -e "$T/run/control" ] && [ -z "$(ls "$T/run/notify" 2>/dev/null)" ]
 t_ok $? "no socket left behind"
+# PID 1 of a PID namespace without --container: detected, supervises only
+mkdir -p "$T/c2/services"
+printf 'command = %s stamp %s\nenvironment = SVC_NAME=ns\n' "$HELPER" "$T/stamps" > "$T/c2/services/ns.svc"
+unshare --pid --fork --mount-proc "$CAPINIT" -c "$T/c2" -r "$T/run2" >"$T/ns.out" 2>&1 &
+u=$!
+n=0
+while ! grep -q "all 1 services ready" "$T/ns.out" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+kill -TERM "$(cat /proc/$u/task/*/children | tr ' ' '\n' | head -n 1)"
+wait $u
+t_eq "$?:$(grep -c 'booting' "$T/ns.out")" "0:0" "PID 1 of a PID namespace without --container: no boot, exit 0 on SIGTERM"
+grep -q "capinit: service ns: stopped" "$T/ns.out"
+t_ok $? "... after stopping its service"
 t_done
