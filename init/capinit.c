@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <sys/reboot.h>
@@ -62,6 +63,22 @@ static void stderr_nonblocking(void)
   }
 }
 
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* Descriptors capinit inherited (from a shell, a container runtime...)
+ * are not the services': close-on-exec, so that no service, whatever its
+ * user, gets one. */
+static void inherited_cloexec(void)
+{
+  struct rlimit rl;
+  int fd, max = 65536;
+  if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)max) max = (int)rl.rlim_cur;
+  for (fd = 3; fd < max; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
 int main(int argc, char **argv)
 {
   int i, container = 0;
@@ -80,6 +97,7 @@ int main(int argc, char **argv)
       return 100;
     }
   }
+  inherited_cloexec();
   setvbuf(stderr, 0, _IOLBF, 0);
   sv.started_ms = now_ms();
   sv.control = -1;

@@ -14,7 +14,7 @@ pkgs_check="libcap2-bin util-linux mount man-db python3 cpio qemu-system-x86"
 pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux gnuplot-nox"
-pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux"
+pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux mount"
 
 want=
 for group in "$@"; do

@@ -32,6 +32,7 @@
 #define CLIENTS_MAX 64
 #define CLIENT_IDLE_MS 10000u
 #define QUEUE_MAX (8u << 20)  /* bytes of replies waiting for one client */
+#define ACCEPT_PAUSE_MS 100u
 
 typedef struct client_s {
   int fd;
@@ -44,6 +45,9 @@ typedef struct client_s {
 
 static client clients[CLIENTS_MAX];
 static size_t nclients;
+/* Out of descriptors, a connection stays queued and poll() would report
+ * it again at once: the socket is left out of the poll until then. */
+static uint64_t accept_paused_until;
 static char sock_path[108];
 
 int control_listen(void)
@@ -200,6 +204,15 @@ static void proc_field(pid_t pid, char const *key, char *out, size_t len)
   }
 }
 
+/* A service's name in a record: a refused file's name may hold a tab or a
+ * newline, which must not add fields or records. */
+static char const *record_name(service const *s, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s", s->spec->name);
+  clean(buf);
+  return buf;
+}
+
 static void last_exit(service const *s, char *buf, size_t len)
 {
   int st = s->last_status;
@@ -212,7 +225,7 @@ static void last_exit(service const *s, char *buf, size_t len)
 static void status_record(client *c, service *s)
 {
   char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
-  char text[sizeof s->status_text], fail[256], what[200];
+  char text[sizeof s->status_text], fail[256], what[200], name[sizeof s->spec->name];
   uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
                                    s->state == ST_STOPPING ? s->spawned_at : s->down_at;
   last_exit(s, le, sizeof le);
@@ -242,7 +255,7 @@ static void status_record(client *c, service *s)
         "name=%s\tstate=%s\twanted=%s\tpid=%d\tsince_ms=%" PRIu64 "\trestarts=%u\tlast_exit=%s"
         "\tstatus=%s\tfailure=%s\tuser=%u\tmode=%s\ttype=%s\tlog_lines=%" PRIu64 "\tlog_dropped=%" PRIu64
         "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s",
-        s->spec->name, state_names[s->state], s->wanted_up ? "up" : "down", (int)s->pid,
+        record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)s->pid,
         since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
         s->spec->mode == SVC_NOROOT ? "noroot" : "legacy",
         s->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", s->log.lines, s->log.dropped,
@@ -287,7 +300,8 @@ static int verify_one(client *c, service *s)
                                       "CapBnd", "CapAmb", "NoNewPrivs" };
   size_t i, j, w;
   if (s->state != ST_UP || s->pid <= 0 || s->spec->type != SVC_LONGRUN) {
-    reply(c, "name=%s\tresult=skipped\treason=not running", s->spec->name);
+    char name[sizeof s->spec->name];
+    reply(c, "name=%s\tresult=skipped\treason=not running", record_name(s, name, sizeof name));
     return 0;
   }
   if (control_launcher(&launcher) < 0 || control_target(s->spec->argv[0], &t) < 0) {
@@ -439,7 +453,11 @@ static void accept_clients(void)
     socklen_t glen = sizeof groups;
     client *c;
     int fd = accept4(sv.control, 0, 0, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (fd < 0) return;
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+        accept_paused_until = now_ms() + ACCEPT_PAUSE_MS;
+      return;
+    }
     if (nclients == CLIENTS_MAX || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
       char const busy[] = "error: too many clients";
       send(fd, busy, sizeof busy - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -466,7 +484,9 @@ static void accept_clients(void)
 size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline)
 {
   size_t n = 0, i;
-  if (sv.control >= 0 && n < max) {
+  if (sv.control >= 0 && accept_paused_until > now_ms()) {
+    if (!*deadline || accept_paused_until < *deadline) *deadline = accept_paused_until;
+  } else if (sv.control >= 0 && n < max) {
     p[n].fd = sv.control;
     p[n++].events = POLLIN;
   }

@@ -260,6 +260,12 @@ static void describe_exit(service *s, int status)
         (unsigned long long)(now_ms() - s->spawned_at));
 }
 
+/* A temporary shortage, not a property of the spec: retried. */
+static int shortage(int e)
+{
+  return e == EMFILE || e == ENFILE || e == ENOMEM || e == EAGAIN;
+}
+
 /* The one place where a service's current state changes. */
 void service_event(service *s, enum event ev, int arg)
 {
@@ -273,6 +279,15 @@ void service_event(service *s, enum event ev, int arg)
       return;
 
     case EV_SPAWN_FAILED:
+      if (arg >= 0 && shortage(s->fail_errno)) {
+        /* out of descriptors, memory or processes: not the spec's fault;
+         * the child's exit (EV_EXITED) backs off and retries */
+        priv_fail f = { arg, s->fail_errno, -1 };
+        errno = s->fail_errno;
+        say(s, "warning: ", "start failed at stage %s: unable to %s: %s", priv_stage_names[arg],
+            priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));
+        return;
+      }
       if (arg >= 0) {
         priv_fail f = { arg, s->fail_errno, -1 };
         errno = s->fail_errno;

@@ -18,6 +18,13 @@
  *   spew BYTES                write BYTES bytes of 100-byte lines to
  *                             stdout, then pause
  *   lines N                   write N numbered lines to stdout, then pause
+ *   orphans N FILE            make N orphans, one at a time: a middle
+ *                             process forks a grandchild and exits; the
+ *                             grandchild waits until it is an orphan (its
+ *                             parent gone), then exits for the supervisor
+ *                             to reap; write "N ORPHANED" to FILE (ORPHANED:
+ *                             grandchildren that saw their parent change),
+ *                             then pause
  *
  * Every mode prints nothing else.  Exits 2 on bad usage. */
 #include <errno.h>
@@ -28,6 +35,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -158,6 +166,61 @@ int main(int argc, char **argv)
     long i, n = atol(argv[2]);
     for (i = 1; i <= n; i++) printf("line %ld\n", i);
     fflush(stdout);
+    forever();
+  }
+  if (!strcmp(mode, "orphans") && argc >= 4) {
+    long i, n = atol(argv[2]), orphaned = 0;
+    int count[2];
+    char c, line[64];
+    if (pipe2(count, O_CLOEXEC | O_NONBLOCK) < 0) return 2;
+    for (i = 0; i < n; i++) {
+      pid_t middle = fork();
+      if (middle < 0) {
+        if (errno == EAGAIN || errno == EINTR) { i--; sleep_ms(1); continue; }
+        return 2;
+      }
+      if (middle == 0) {
+        int gate[2];
+        pid_t parent = getpid();
+        if (pipe2(gate, O_CLOEXEC) < 0 || fork() < 0) _exit(1);
+        if (getpid() != parent) {
+          /* the grandchild: the end of the gate is its parent's exit */
+          close(gate[1]);
+          int tries = 0;
+          struct timespec tick = { 0, 100000 };
+          while (read(gate[0], &c, 1) < 0 && errno == EINTR) ;
+          /* the parent closes its files before it is gone: reparenting
+           * follows shortly */
+          while (getppid() == parent && tries++ < 10000) nanosleep(&tick, 0);
+          if (getppid() != parent) (void)!write(count[1], "o", 1);
+          _exit(0);
+        }
+        _exit(0);
+      }
+      while (waitpid(middle, 0, 0) < 0 && errno == EINTR) ;
+      for (;;) {  /* drain as it goes: a full pipe would hold grandchildren */
+        ssize_t r = read(count[0], line, sizeof line);
+        if (r <= 0) break;
+        orphaned += r;
+      }
+    }
+    close(count[1]);
+    fcntl(count[0], F_SETFL, 0);
+    /* every grandchild has written or exited when the pipe ends */
+    for (;;) {
+      ssize_t r = read(count[0], line, sizeof line);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      orphaned += r;
+    }
+    {
+      int fd = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      int k = snprintf(line, sizeof line, "%ld %ld\n", n, orphaned);
+      if (fd >= 0) {
+        (void)!write(fd, line, (size_t)k);
+        close(fd);
+      }
+    }
     forever();
   }
   fprintf(stderr, "usage: svc_helper MODE ARGS (see tests/svc_helper.c)\n");

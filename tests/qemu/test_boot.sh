@@ -178,7 +178,7 @@ t_eq "$(sed -n 's/^NSpid:.*[[:space:]]\([0-9]*\)$/\1/p' /proc/"$(sv_pid)"/status
 sv_stop
 t_eq "$sv_rc" 0 "container: SIGTERM: capinit stopped everything and exited 0"
 con=$T/capinit.out
-has "container: SIGTERM starts the stop" '^capinit: SIGTERM .*: stopping every service$'
+has "container: SIGTERM starts the stop (no talk of a reboot)" '^capinit: SIGTERM: stopping every service$'
 before "service stubborn: stopped" "service top: stopping" "container: stubborn (after top) stopped before top"
 before "service top: stopped" "service base: stopping" "container: top (depends base) stopped before base"
 has "container: stubborn SIGKILLed after its stop-timeout" 'service stubborn: warning: still running 1000 ms after SIGTERM'

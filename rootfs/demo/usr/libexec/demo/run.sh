@@ -1,0 +1,146 @@
+#!/bin/busybox sh
+# /usr/libexec/demo/run.sh -- the in-guest demo (demo.svc: legacy root,
+# after every other service).  Each step is one line on the console,
+# "demo: ..." (capinit relays this service's output with its name); the
+# console shell's own lines ("console: ...") come from
+# /etc/profile.d/demo.sh, run by that shell when this script says go.
+# The raw values go to the second serial port (/dev/ttyS1), one record a
+# line, for tests/qemu/test_appliance.sh; then DONE, then capctl poweroff.
+export PATH=/sbin:/usr/sbin:/bin:/usr/bin
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec 3>/dev/ttyS1
+R() { echo "$*" >&3; }        # a record for the test
+say() { echo "$*"; }          # a line for the person watching
+step() { R "t $1 $(cut -d' ' -f1 /proc/uptime)"; say "$*"; }
+mkdir -p /run/demo
+
+# capability names, bit by bit, to say what a mask holds
+NAMES="chown dac_override dac_read_search fowner fsetid kill setgid setuid setpcap
+linux_immutable net_bind_service net_broadcast net_admin net_raw ipc_lock ipc_owner
+sys_module sys_rawio sys_chroot sys_ptrace sys_pacct sys_admin sys_boot sys_nice
+sys_resource sys_time sys_tty_config mknod lease audit_write audit_control setfcap
+mac_override mac_admin syslog wake_alarm block_suspend audit_read perfmon bpf
+checkpoint_restore"
+LAST=$(cat /proc/sys/kernel/cap_last_cap)
+capnames() { # HEXMASK
+  m=$((0x$1))
+  [ "$m" = 0 ] && { echo none; return; }
+  [ "$m" = $(((1 << (LAST + 1)) - 1)) ] && { echo "all $((LAST + 1))"; return; }
+  out= i=0
+  for n in $NAMES; do
+    [ $(((m >> i) & 1)) = 1 ] && out="$out${out:+,}cap_$n"
+    i=$((i + 1))
+  done
+  echo "$out"
+}
+# "UID GID INH PRM EFF BND AMB NNP" of PID, from /proc/PID/status
+creds() {
+  awk '$1 == "Uid:" { u = $2 } $1 == "Gid:" { g = $2 } /^Cap(Inh|Prm|Eff|Bnd|Amb):/ { c = c " " $2 }
+       $1 == "NoNewPrivs:" { n = $2 } END { print u, g c, n }' "/proc/$1/status"
+}
+# KEY of service NAME in the saved `capctl status --json`
+field() { # NAME KEY
+  awk -v n="$1" -v k="$2" '
+    { line = $0; sub(/^ *"/, "", line) }
+    line ~ /^name": / { cur = line; sub(/^name": "/, "", cur); sub(/",$/, "", cur) }
+    cur == n && index(line, k "\": ") == 1 { v = substr(line, length(k) + 4); sub(/,$/, "", v); gsub(/"/, "", v); print v; exit }
+  ' /run/demo/status.json
+}
+
+# ---------------------------------------------------------------- 1. status
+i=0
+until capctl status >/dev/null 2>&1 || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+capctl status --json > /run/demo/status.json
+step 1. "capctl status: every service as capinit runs it (EFFECTIVE CAPS: CapEff of /proc/PID/status)"
+capctl status | sed 's/^/   /'
+for s in $(sed -n 's/^ *"name": "\(.*\)",$/\1/p' /run/demo/status.json); do
+  pid=$(field "$s" pid)
+  R "svc $s $(field "$s" state) $(field "$s" type) $(field "$s" mode)"
+  [ "${pid:-0}" != 0 ] || continue
+  set -- $(creds "$pid")
+  R "creds $s $*"
+  [ "$s" = demo ] || say "   $s: uid $1, holds $(capnames "$5"), bounding set $(capnames "$6")"
+done
+# the oneshots are done, with no process left: what they logged of themselves
+oneshots=
+for s in net lockdown; do
+  eff=$(capctl log -n 20 "$s" 2>/dev/null | sed -n 's/.*CapEff:[[:space:]]*\([0-9a-f]*\).*/\1/p' | tail -n 1)
+  R "oneshot $s ${eff:-none}"
+  oneshots="$oneshots${oneshots:+, }$s ran with $(capnames "${eff:-0}")"
+done
+say "   oneshots (done): $oneshots"
+
+# ---------------------------------------------------------------- 2. httpd
+i=0
+until page=$(timeout 5 wget -q -O - http://127.0.0.1/ 2>&1) || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
+text=$(echo "$page" | sed -n 's/<[^>]*>//g; /^hello/p' | head -n 1)
+R "http $text"
+step 2. "httpd (user www, cap_net_bind_service only) serves port 80: wget http://127.0.0.1/ -> \"$text\""
+
+# ---------------------------------------------------------------- 3. pinger
+i=0
+reply=
+while [ $i -lt 50 ]; do
+  reply=$(capctl log -n 20 pinger 2>/dev/null | grep ' reply from ' | tail -n 1 | cut -d' ' -f2-)
+  [ -n "$reply" ] && break
+  sleep 0.1
+  i=$((i + 1))
+done
+R "pinger-log $reply"
+step 3. "pinger (user ping, its service file grants nothing) has cap_net_raw from its file: \"$reply\""
+out=$(capexec -f /etc/capinit/services/pinger.svc -- /usr/sbin/pinger -c 1 10.0.2.2 2>&1 | tail -n 1)
+R "pinger-same-spec $? $out"
+cp /usr/sbin/pinger /tmp/pinger-copy
+out=$(capexec -f /etc/capinit/services/pinger.svc -- /tmp/pinger-copy -c 1 10.0.2.2 2>&1)
+rc=$?
+R "pinger-copy $rc $out"
+say "   the same spec on a copy of the file, without its capability: exit $rc, \"${out#pinger: fatal: }\""
+rm -f /tmp/pinger-copy
+
+# ---------------------------------------------------------------- 4. console
+step 4. "the console shell (pid $(field console pid)), uid 0 in a locked noroot tree with an empty bounding set, tries:"
+: > /run/demo/go
+i=0
+while [ ! -e /run/demo/console.done ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -e /run/demo/console.done ]; then
+  while IFS= read -r l; do R "console $l"; done < /run/demo/console.results
+else
+  R "console timeout"
+  say "   (the console shell did not answer)"
+fi
+
+# ---------------------------------------------------------------- 5. controls
+ko=$(find /lib/modules/"$(uname -r)" -name dummy.ko | head -n 1)
+mount -t tmpfs demo /mnt 2>&1
+m=$?
+umount /mnt 2>/dev/null
+insmod "$ko" 2>&1
+k=$?
+[ -d /sys/module/dummy ] && loaded=yes || loaded=no
+rmmod dummy 2>/dev/null
+R "control mount $m"
+R "control insmod $k $loaded"
+step 5. "the same mount and insmod from this demo service (legacy root, as PID 1 starts it): exit $m and $k (dummy loaded: $loaded)"
+
+# ---------------------------------------------------------------- 6. the image
+out=$(capctl verify 2>&1)
+rc=$?
+R "verify $rc $(echo "$out" | grep -v -e 'result=ok' -e 'result=skipped' | tr '\t\n' '  ')"
+step 6. "capctl verify: every running service holds what capctl explain predicts: $([ $rc = 0 ] && echo yes || echo "NO: $out")"
+setid=$(find / -xdev ! -type l -perm /6000 2>/dev/null | tr '\n' ' ')
+R "setid ${setid:-none}"
+root=$(awk '$2 == "/" { r = $3 " " substr($4, 1, 2) } END { print r }' /proc/mounts)
+procsys=$(awk '$2 == "/proc/sys" { r = substr($4, 1, 2) } END { print r }' /proc/mounts)
+R "rootmount $root"
+R "procsys $procsys"
+if [ -x /test/tool ]; then
+  R "xattr /usr/sbin/pinger $(/test/tool getcap /usr/sbin/pinger)"
+  R "xattr /bin/busybox $(/test/tool getcap /bin/busybox)"
+fi
+say "   set-user-ID or set-group-ID files in the image: ${setid:-none}; / is $root, /proc/sys $procsys"
+
+step 7. "done: capctl poweroff (the services stop in reverse dependency order)"
+R DONE
+exec 3>&-
+capctl poweroff
+exec sleep 60

@@ -1,0 +1,101 @@
+#!/bin/sh
+# rootfs/qemu.sh boot|run BUILDDIR IMAGEDIR [OUTDIR] -- boot an appliance
+# image built by rootfs/build.sh (IMAGEDIR/format says which) with
+# Debian's stock kernel unpacked in BUILDDIR/debs (tests/qemu/kernel.sh),
+# in QEMU with TCG (KVM does not work on these machines), 256 MB, and a
+# virtio network card (without its iPXE boot ROM: nothing boots from the
+# network) on QEMU's user network (the guest is 10.0.2.15, its gateway
+# 10.0.2.2).
+#
+#   cpio            -initrd initramfs.cpio.gz: capinit is the kernel's /init
+#   ext4, squashfs  -initrd stage1.cpio.gz and the image as a read-only
+#                   virtio disk, root=/dev/vda: stage 1 switch_roots to
+#                   capinit on it
+#
+# boot: interactive.  The serial console is this terminal (QEMU's
+#   mon:stdio: Ctrl-A X quits, Ctrl-A C is QEMU's monitor), and
+#   127.0.0.1:${HOST_PORT:-8080} on this machine is the guest's port 80.
+# run: no terminal.  The console goes to OUTDIR/console.log (console.txt
+#   without carriage returns), the second serial port (/dev/ttyS1 in the
+#   guest) to OUTDIR/results.txt; QEMU is killed after RUN_TIMEOUT seconds
+#   (60).  OUTDIR defaults to IMAGEDIR/run.  Prints one line:
+#     run: end=exit|timeout qemu_rc=N wall_ms=N kernel=FILE
+#   and exits 0 when QEMU exited by itself, 1 on a timeout, 111 when it
+#   could not start.
+set -eu
+[ $# -ge 3 ] || { echo "usage: rootfs/qemu.sh boot|run BUILDDIR IMAGEDIR [OUTDIR]" >&2; exit 100; }
+mode=$1
+B=$2
+img=$3
+out=${4:-$img/run}
+die() { echo "rootfs/qemu.sh: fatal: $*" >&2; exit 111; }
+
+pkg=$(cat "$B/debs/linux-image.name" 2>/dev/null) || die "no kernel: run sh tests/qemu/kernel.sh $B"
+kernel=$(echo "$B/debs/$pkg"/boot/vmlinuz-*)
+[ -f "$kernel" ] || die "no kernel in $B/debs/$pkg"
+# the same kernel uncompressed, when tests/qemu/kernel.sh made it: QEMU
+# boots it through PVH, without the bzImage's slow decompression under
+# TCG (BOOT_KERNEL=vmlinuz boots the bzImage itself)
+vmlinux=$B/debs/$pkg/boot/vmlinux-${kernel##*/vmlinuz-}
+[ "${BOOT_KERNEL:-vmlinux}" = vmlinux ] && [ -s "$vmlinux" ] && kernel=$vmlinux
+format=$(cat "$img/format" 2>/dev/null) || die "no image in $img (make image)"
+append="console=ttyS0 quiet panic=-1"
+case $format in
+  cpio)
+    set -- -initrd "$img/initramfs.cpio.gz" ;;
+  ext4|squashfs)
+    set -- -initrd "$img/stage1.cpio.gz" \
+      -drive "file=$img/rootfs.$format,format=raw,if=virtio,readonly=on"
+    append="$append root=/dev/vda rootfstype=$format" ;;
+  *) die "unknown format $format in $img/format" ;;
+esac
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make image installs it)"
+
+case $mode in
+  boot)
+    port=${HOST_PORT:-8080}
+    echo "rootfs/qemu.sh: booting the $format appliance (QEMU, TCG: a few seconds)."
+    echo "  The console shell is this terminal: uid 0 without power; try the commands it shows."
+    echo "  http://127.0.0.1:$port/ on this machine is the guest's port 80 (httpd)."
+    echo "  Leave QEMU with Ctrl-A X (Ctrl-A C: QEMU's monitor); or type poweroff."
+    echo
+    exec qemu-system-x86_64 -accel tcg -m 256 -nodefaults -no-user-config -nographic \
+      -no-reboot -serial mon:stdio \
+      -netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$port-:80" -device virtio-net-pci,netdev=net0,romfile= \
+      -kernel "$kernel" "$@" -append "$append"
+    ;;
+  run) ;;
+  *) die "unknown mode $mode (boot or run)" ;;
+esac
+
+limit=${RUN_TIMEOUT:-60}
+mkdir -p "$out"
+rm -f "$out/console.log" "$out/console.txt" "$out/results.txt" "$out/qemu.err"
+: > "$out/console.log"
+ms() { date +%s%3N; }
+t0=$(ms)
+qemu-system-x86_64 -accel tcg -m 256 -nodefaults -no-user-config -display none \
+  -no-reboot -netdev user,id=net0 -device virtio-net-pci,netdev=net0,romfile= \
+  -serial "file:$out/console.log" -serial "file:$out/results.txt" \
+  -kernel "$kernel" "$@" -append "$append" 2>"$out/qemu.err" &
+qpid=$!
+# never leave a QEMU behind, whatever stops this script
+trap 'kill -KILL "$qpid" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+end=exit
+while kill -0 "$qpid" 2>/dev/null; do
+  if [ $(( $(ms) - t0 )) -ge $((limit * 1000)) ]; then
+    end=timeout
+    kill -KILL "$qpid" 2>/dev/null || true
+    break
+  fi
+  sleep 0.1
+done
+rc=0
+wait "$qpid" || rc=$?
+trap - EXIT INT TERM
+wall=$(( $(ms) - t0 ))
+tr -d '\r' < "$out/console.log" > "$out/console.txt" 2>/dev/null || true
+echo "run: end=$end qemu_rc=$rc wall_ms=$wall kernel=${kernel##*/}"
+[ ! -s "$out/qemu.err" ] || sed 's/^/# qemu: /' "$out/qemu.err" >&2
+[ "$end" != timeout ]

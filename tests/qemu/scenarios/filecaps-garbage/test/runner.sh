@@ -1,0 +1,46 @@
+#!/bin/busybox sh
+# /test/runner.sh -- the in-guest runner of the filecaps-garbage scenario
+# (tests/robust/test_qemu_filecaps.sh): capinit booted with a manifest full of
+# garbage; what it applied, what it did not, and that it runs as usual.
+# TAP to /dev/ttyS1, then DONE, then capctl poweroff.
+stty -F /dev/ttyS1 raw -echo
+exec 3>/dev/ttyS1
+n=0
+t_ok() { # STATUS WHAT
+  n=$((n + 1))
+  if [ "$1" = 0 ]; then echo "ok $n - $2" >&3; else echo "not ok $n - $2" >&3; fi
+}
+t_eq() { # GOT WANT WHAT
+  if [ "$1" = "$2" ]; then t_ok 0 "$3"; else
+    t_ok 1 "$3"
+    echo "#   want: $2" >&3
+    echo "#    got: $1" >&3
+  fi
+}
+field() { # NAME KEY: one field of `capctl status --json NAME`
+  capctl status --json "$1" 2>/dev/null |
+    sed -n "s/^    \"$2\": \(.*\)\$/\1/p" | sed -e 's/,$//' -e 's/^"//' -e 's/"$//'
+}
+i=0
+until capctl status runner >/dev/null 2>&1 || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+
+t_eq "$(readlink /proc/1/exe)" /sbin/init "PID 1 is capinit"
+t_eq "$(/test/tool getcap /test/svc_helper)" 0100000200200000000000000000000000000000 \
+  "the good line was applied: /test/svc_helper has cap_net_raw+ep (revision 2)"
+t_eq "$(/test/tool getcap /test/tool)" 0000000200000000000000000000000000000000 \
+  "'/test/tool =' was applied: an xattr with no capability"
+t_eq "$(/test/tool getcap /test/probe)" none \
+  "/test/probe, named only on bad lines (7 of them), got nothing"
+t_eq "$(field fcap state) $(field fcap cap_prm) $(field fcap cap_eff)" "up 0000000000002000 0000000000002000" \
+  "fcap (nobody) runs with cap_net_raw from its file, as the good line says"
+t_eq "$(field garbled state) $(field garbled last_exit)" "up exit 0" "garbled (the probe, nobody) ran and exited 0"
+t_eq "$(sed -n 's/^[^ ]*Z *"cap_prm": "\([0-9a-f]*\)",$/\1/p' /var/log/capinit/garbled.log)" 0000000000000000 \
+  "... with no capability: the garbage gave it none"
+t_eq "$(capctl status >/dev/null; echo $?)" 0 "every service is up"
+
+echo "1..$n" >&3
+echo DONE >&3
+exec 3>&-
+echo "done, powering off"
+capctl poweroff
+exec sleep 60
