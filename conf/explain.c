@@ -294,6 +294,8 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
     say(p, "no capabilities: runs with the rights of uid %u only", (unsigned)x->euid);
   else
     say(p, "holds %s", caps_format(x->prm, buf, sizeof buf));
+  if (x->euid == 0 && !legacy_root)
+    say(p, "uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only");
 
   for (i = 0; i < sizeof root_equivalent / sizeof root_equivalent[0]; i++) {
     unsigned c;

@@ -442,6 +442,27 @@ static void request(client *c, char const *msg, size_t len)
   }
 }
 
+/* Whoever changes services can start any of them, legacy root included:
+ * only a peer that already holds every capability capinit holds may.  A
+ * uid 0 without power (a noroot console) may read, not change.  (The pid
+ * is the connecting process's, read once at accept time.) */
+static int holds_our_caps(pid_t pid)
+{
+  char eff[32];
+  /* a peer outside capinit's PID namespace (pid 0 here) is in an ancestor
+   * namespace, which already has power over capinit */
+  if (pid == 0) return 1;
+  unsigned long long theirs, ours;
+  char *end;
+  proc_field(pid, "CapEff", eff, sizeof eff);
+  theirs = strtoull(eff, &end, 16);
+  if (end == eff || *end) return 0;
+  proc_field(getpid(), "CapEff", eff, sizeof eff);
+  ours = strtoull(eff, &end, 16);
+  if (end == eff || *end) return 0;
+  return (ours & ~theirs) == 0;
+}
+
 /* ------------------------------------------------------------ the loop */
 
 static void accept_clients(void)
@@ -467,8 +488,8 @@ static void accept_clients(void)
     c = &clients[nclients++];
     memset(c, 0, sizeof *c);
     c->fd = fd;
-    c->may_change = cred.uid == 0;
-    c->may_read = c->may_change;
+    c->may_change = cred.uid == 0 && holds_our_caps(cred.pid);
+    c->may_read = cred.uid == 0;
     if (!c->may_read && sv.conf.control_group_set) {
       c->may_read = cred.gid == sv.conf.control_gid;
       if (!c->may_read && getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) == 0) {

@@ -85,6 +85,20 @@ else
   t_ok 0 "skipped: no capability outside the bounding set"
 fi
 
+# uid 0 without power (noroot, no capabilities) may read, not change
+out=$(sv_in setpriv --securebits=+noroot,+noroot_locked --bounding-set=-all --inh-caps=-all -- \
+  "$CAPCTL" stop late -r "$T/run" 2>&1)
+t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" \
+  "a powerless uid 0 in capinit's namespace cannot stop a service"
+t_eq "$(sv_field late state)" "up" "late is still up"
+sv_in setpriv --securebits=+noroot,+noroot_locked --bounding-set=-all --inh-caps=-all -- \
+  "$CAPCTL" status late -r "$T/run" >/dev/null
+t_eq "$?" 0 "it may read the status"
+sv_in "$CAPCTL" stop bad -r "$T/run" >/dev/null
+t_eq "$?" 0 "control: root with capinit's capabilities, in the same namespace, may stop"
+sv_wait bad down 5
+t_ok $? "bad stopped"
+
 # one capinit per runtime directory
 "$CAPINIT" --container -c "$T/c" -r "$T/run" >"$T/second.out" 2>&1
 rc=$?
