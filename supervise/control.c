@@ -158,6 +158,7 @@ static void flush(client *c)
       return;
     }
     c->qoff += n + 4;
+    c->deadline = now_ms() + CLIENT_IDLE_MS;  /* taking its reply: not idle */
   }
   c->qlen = c->qoff = 0;
 }

@@ -1,0 +1,335 @@
+# tests/bench/report.awk -- the benchmark's numbers, from run.sh's raw
+# results (BUILDDIR/bench-results.txt):
+#
+#   N ROUND VARIANT SUPERVISOR KEY VALUE...   one measurement (round 0: the
+#                                             warm-up, ignored)
+#   N ROUND micro privsyscalls KEY VALUE      the microbenchmark
+#   meta KEY VALUE...                         machine, versions, parameters
+#
+# awk -v what=table|markdown|plot_cold|plot_mem -f report.awk RESULTS
+#
+# Every statistic is over the rounds: the median, with min-max; a ratio is
+# taken to the baseline of the same round and variant, then its median.
+# Restart latencies of all rounds are pooled for the median and p90.
+# Exits 1 (a sanity check) if a supervisor of a round misses a result.
+
+function isort(a, n,   i, j, t) {
+  for (i = 2; i <= n; i++) {
+    t = a[i]
+    for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]
+    a[j + 1] = t
+  }
+}
+# stat(LIST, "med"|"min"|"max"|"p90"|"n") of a blank-separated list
+function stat(list, what,   a, n) {
+  n = split(list, a, " ")
+  if (what == "n") return n
+  if (!n) return ""
+  isort(a, n)
+  if (what == "min") return a[1]
+  if (what == "max") return a[n]
+  if (what == "p90") return a[int(0.9 * n + 0.999999)]
+  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# the same, divided by sc; "" for an empty list
+function S(list, what, sc) { return list == "" ? "" : stat(list, what) / sc }
+function add(key, v) { L[key] = (key in L) ? L[key] " " v : v }
+function f1(x) { return x == "" ? "-" : sprintf(x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x) }
+function fr(x) { return x == "" ? "-" : sprintf("%.2f", x) }
+# "med (min-max)" of a list, each scaled by s
+function mmm(list, s) {
+  if (list == "") return "-"
+  if (stat(list, "n") == 1) return f1(stat(list, "med") / s)
+  return f1(stat(list, "med") / s) " (" f1(stat(list, "min") / s) "–" f1(stat(list, "max") / s) ")"
+}
+# the same for integers (counts)
+function mmi(list) {
+  if (list == "") return "-"
+  if (stat(list, "n") == 1 || stat(list, "min") == stat(list, "max")) return stat(list, "med")
+  return stat(list, "med") " (" stat(list, "min") "–" stat(list, "max") ")"
+}
+function rmm(list) {
+  if (list == "") return "-"
+  if (stat(list, "n") == 1) return fr(stat(list, "med"))
+  return fr(stat(list, "med")) " (" fr(stat(list, "min")) "–" fr(stat(list, "max")) ")"
+}
+
+$1 == "meta" { k = $2; $1 = $2 = ""; sub(/^  */, ""); M[k] = $0; next }
+{
+  n = $1; r = $2; v = $3; s = $4; k = $5
+  if (r == 0) next
+  if (!(n in seenN)) { seenN[n] = 1; ns[++nN] = n }
+  if (r > R[n]) R[n] = r
+  if (v == "micro") { MI[n, r, k] = $6; next }
+  if (!((v, s) in seenS)) { seenS[v, s] = 1 }
+  if (!(s in seenSup)) { seenSup[s] = 1 }
+  if (k == "restart_ns") {
+    line = ""
+    for (i = 6; i <= NF; i++) line = line " " $i
+    RST[n, s] = RST[n, s] line
+    RM[n, s, r] = stat(line, "med")
+    next
+  }
+  if (k == "tree_procs") { TP[n, s] = $6; TD[n, s] = $7; next }
+  if (k == "check") { if (v == "priv") CHK[s] = $0; next }
+  if (v ~ /^pair/) { if (k == "cold_ns") PAIR[n, r, v] = PAIR[n, r, v] " " $6; next }
+  V[n, r, v, s, k] = $6
+}
+
+function prepare(   i, j, n, r, s, v, b, x) {
+  order = "baseline capinit s6 runit"
+  nS = 0
+  split(order, cand, " ")
+  for (i = 1; i <= 4; i++) if (cand[i] in seenSup) sups[++nS] = cand[i]
+  isort(ns, nN)
+  for (i = 1; i <= nN; i++) {
+    n = ns[i]
+    for (r = 1; r <= R[n]; r++) {
+      for (j = 1; j <= nS; j++) {
+        s = sups[j]
+        for (vi = 1; vi <= 2; vi++) {
+          v = vi == 1 ? "plain" : "priv"
+          if (!((n, r, v, s, "services") in V)) continue  # not run (quick: privileged peers)
+          if (V[n, r, v, s, "services"] != n) {
+            printf "report: %s (%s, N = %s, round %s): %s of %s services\n", s, v, n, r,
+              V[n, r, v, s, "services"] + 0, n > "/dev/stderr"
+            bad = 1
+            exit 1
+          }
+          x = V[n, r, v, s, "cold_ns"]
+          add(n SUBSEP v SUBSEP s SUBSEP "cold", x)
+          b = V[n, r, v, "baseline", "cold_ns"]
+          if (b > 0) add(n SUBSEP v SUBSEP s SUBSEP "coldratio", x / b)
+        }
+        if ((n, r, "plain", s, "mem_pss_kb") in V) {
+          add(n SUBSEP s SUBSEP "mem", V[n, r, "plain", s, "mem_pss_kb"] + V[n, r, "plain", s, "mem_pte_kb"])
+          add(n SUBSEP s SUBSEP "wake", V[n, r, "plain", s, "idle_wakeups"])
+          add(n SUBSEP s SUBSEP "cpu", V[n, r, "plain", s, "idle_cpu_ns"])
+          add(n SUBSEP s SUBSEP "window", V[n, r, "plain", s, "idle_window_ns"])
+        }
+        if ((n, s, r) in RM && (n, "baseline", r) in RM && RM[n, "baseline", r] > 0)
+          add(n SUBSEP s SUBSEP "rstratio", RM[n, s, r] / RM[n, "baseline", r])
+      }
+      # capinit's privilege overhead per service: each side-by-side pair
+      np = split(PAIR[n, r, "pairplain"], pa, " ")
+      if (split(PAIR[n, r, "pairpriv"], pb, " ") != np) { print "report: unpaired capinit runs" > "/dev/stderr"; bad = 1; exit 1 }
+      for (j = 1; j <= np; j++) add(n SUBSEP "privoverhead", (pb[j] - pa[j]) / n)
+      if ((n, r, "micro_priv_ns") in MI) {
+        add(n SUBSEP "seq", MI[n, r, "micro_priv_ns"] - MI[n, r, "micro_bare_ns"])
+        add(n SUBSEP "seqplain", MI[n, r, "micro_plain_ns"] - MI[n, r, "micro_bare_ns"])
+        add(n SUBSEP "bare", MI[n, r, "micro_bare_ns"])
+      }
+    }
+  }
+}
+
+function cell(key) { return (key in L) ? L[key] : "" }
+
+# ------------------------------------------------------------- the targets
+function target(name, value, limit, ok, id) {
+  nT++
+  TN[nT] = name; TV[nT] = value; TL[nT] = limit; TS[nT] = ok ? "met" : "missed"
+}
+function targets(   n, i, x, lim, sz, wmax, s) {
+  n = ""
+  for (i = 1; i <= nN; i++) if (ns[i] == 1000) n = 1000
+  if (n == "") n = ns[nN]
+  TNN = n
+  x = stat(cell(n SUBSEP "plain" SUBSEP "capinit" SUBSEP "coldratio"), "med")
+  target("cold start, N = " n, fr(x) "× baseline (s6 " fr(stat(cell(n SUBSEP "plain" SUBSEP "s6" SUBSEP "coldratio"), "med")) \
+    "×, runit " fr(stat(cell(n SUBSEP "plain" SUBSEP "runit" SUBSEP "coldratio"), "med")) "×)", "≤ 1.3× baseline", x != "" && x <= 1.3)
+  x = stat(cell(n SUBSEP "capinit" SUBSEP "rstratio"), "med")
+  target("restart median, N = " n, fr(x) "× baseline (" f1(stat(RST[n, "capinit"], "med") / 1000) " µs vs " \
+    f1(stat(RST[n, "baseline"], "med") / 1000) " µs; s6 " fr(stat(cell(n SUBSEP "s6" SUBSEP "rstratio"), "med")) \
+    "×, runit " fr(stat(cell(n SUBSEP "runit" SUBSEP "rstratio"), "med")) "×)", "≤ 1.3× baseline", x != "" && x <= 1.3)
+  x = stat(cell(n SUBSEP "capinit" SUBSEP "mem"), "med")
+  target("supervision-tree memory, N = " n, f1(x) " KiB (" f1(x / n) " KiB per service; s6 " \
+    f1(stat(cell(n SUBSEP "s6" SUBSEP "mem"), "med") / n) ", runit " f1(stat(cell(n SUBSEP "runit" SUBSEP "mem"), "med") / n) " KiB per service)",
+    "≤ 1024 KiB", x != "" && x <= 1024)
+  wmax = 0
+  for (i = 1; i <= nN; i++) {
+    s = stat(cell(ns[i] SUBSEP "capinit" SUBSEP "wake"), "max")
+    if (s > wmax) wmax = s
+  }
+  target("idle wake-ups, every N", wmax " (most in any round, over " M["idle_ms"] / 1000 " s)", "0", wmax == 0)
+  x = stat(cell(n SUBSEP "priv" SUBSEP "capinit" SUBSEP "coldratio"), "med")
+  target("privileged cold start, N = " n, fr(x) "× baseline through setpriv", "≤ 0.5×", x != "" && x <= 0.5)
+  x = stat(cell(n SUBSEP "privoverhead"), "med"); lim = stat(cell(n SUBSEP "seq"), "med")
+  target("privilege overhead per service, N = " n, f1(x / 1000) " µs vs the bare sequence's " f1(lim / 1000) " µs (" fr(x / lim) "×)",
+    "≤ 1.3× the sequence", lim > 0 && x <= 1.3 * lim)
+  sz = M["capinit_size"]
+  target("static capinit size", sz " bytes", "≤ 200 KB (204800 bytes)", sz > 0 && sz <= 204800)
+}
+
+# ------------------------------------------------------------------ output
+function table(   i, j, n, s, hdr) {
+  printf "capinit benchmark (%s): medians over %s round(s), ratios (×) to the baseline of the same round\n", M["mode"], M["rounds"]
+  printf "restart: %s SIGKILLs per run; idle: wake-ups and CPU of the supervision tree over %s s; priv: privileged variant\n\n", M["trials"], M["idle_ms"] / 1000
+  for (i = 1; i <= nN; i++) {
+    n = ns[i]
+    printf "N = %s\n", n
+    printf "  %-9s %10s %6s  %9s %9s %6s  %9s %7s  %5s %7s  %10s %6s\n", "", "cold ms", "×", "rst µs", "p90 µs", "×", "mem KiB", "KiB/svc", "wake", "CPU ms", "priv ms", "×"
+    for (j = 1; j <= nS; j++) {
+      s = sups[j]
+      printf "  %-9s %10s %6s  %9s %9s %6s  %9s %7s  %5s %7s  %10s %6s\n", s,
+        f1(S(cell(n SUBSEP "plain" SUBSEP s SUBSEP "cold"), "med", 1e6)),
+        fr(S(cell(n SUBSEP "plain" SUBSEP s SUBSEP "coldratio"), "med", 1)),
+        f1(S(RST[n, s], "med", 1000)), f1(S(RST[n, s], "p90", 1000)),
+        fr(S(cell(n SUBSEP s SUBSEP "rstratio"), "med", 1)),
+        f1(S(cell(n SUBSEP s SUBSEP "mem"), "med", 1)), f1(S(cell(n SUBSEP s SUBSEP "mem"), "med", n)),
+        (cell(n SUBSEP s SUBSEP "wake") == "" ? "-" : S(cell(n SUBSEP s SUBSEP "wake"), "med", 1)), f1(S(cell(n SUBSEP s SUBSEP "cpu"), "med", 1e6)),
+        f1(S(cell(n SUBSEP "priv" SUBSEP s SUBSEP "cold"), "med", 1e6)),
+        fr(S(cell(n SUBSEP "priv" SUBSEP s SUBSEP "coldratio"), "med", 1))
+    }
+    printf "  privilege: capinit %s µs per service ((privileged - plain cold start) / N, %s pair(s)); bare sequence %s µs (%s calls; plain's %s µs)\n\n",
+      f1(S(cell(n SUBSEP "privoverhead"), "med", 1000)), S(cell(n SUBSEP "privoverhead"), "n", 1), f1(S(cell(n SUBSEP "seq"), "med", 1000)),
+      MI[n, 1, "micro_priv_calls"], f1(S(cell(n SUBSEP "seqplain"), "med", 1000))
+  }
+  targets()
+  printf "targets (N = %s where it applies):\n", TNN
+  for (i = 1; i <= nT; i++) printf "  %-7s %-40s %s [%s]\n", TS[i], TN[i], TV[i], TL[i]
+}
+
+function markdown(   i, j, n, s, v) {
+  print "# Benchmarks: capinit, s6, runit and the physical limit"
+  print ""
+  print "Generated by `make bench` (tests/bench/run.sh) on " M["date"] "; do not edit by hand: rerun it."
+  print "`make bench-quick` prints the same ratio table for N = 10, 100, 1000 in about a minute."
+  print ""
+  print "## Machine and versions"
+  print ""
+  print "| | |"
+  print "|---|---|"
+  print "| CPU | " M["cpu"] " (" M["nproc"] " cores, `nproc`) |"
+  print "| kernel | " M["kernel"] " |"
+  print "| capinit | " M["capinit"] ", static, " M["capinit_size"] " bytes |"
+  print "| s6 | " M["s6"] " (Debian), execline " M["execline"] " |"
+  print "| runit | " M["runit"] " (Debian) |"
+  print "| setpriv | util-linux " M["setpriv"] " (Debian) |"
+  print "| rounds | " M["rounds"] " + a warm-up; " M["trials"] " restarts per run; idle window " M["idle_ms"] / 1000 " s; " M["pairs"] " capinit plain/privileged pairs per round; microbenchmark " M["micro"] " iterations |"
+  print "| load average | " M["load"] "; the run took " int(M["duration_s"] / 60) " min (other sessions share this machine) |"
+  print ""
+  targets()
+  print "## Targets (issue 8)"
+  print ""
+  print "| target | measured | limit | status |"
+  print "|---|---|---|---|"
+  for (i = 1; i <= nT; i++) print "| " TN[i] " | " TV[i] " | " TL[i] " | **" TS[i] "** |"
+  print ""
+  print "![cold start against N](bench-coldstart.svg)"
+  print "![memory against N](bench-memory.svg)"
+  print ""
+  print "## Results"
+  print ""
+  print "Medians over the rounds, with min–max; × is the ratio to the baseline of the same round"
+  print "(for the privileged variant: the baseline running every service through setpriv)."
+  for (i = 1; i <= nN; i++) {
+    n = ns[i]
+    print ""
+    print "### N = " n
+    print ""
+    print "| supervisor | cold start ms | × | restart median µs | p90 µs | × | memory KiB | per service KiB | processes | idle wake-ups | idle CPU ms | privileged cold start ms | × |"
+    print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for (j = 1; j <= nS; j++) {
+      s = sups[j]
+      print "| " s " | " mmm(cell(n SUBSEP "plain" SUBSEP s SUBSEP "cold"), 1e6) " | " rmm(cell(n SUBSEP "plain" SUBSEP s SUBSEP "coldratio")) \
+        " | " f1(S(RST[n, s], "med", 1000)) " | " f1(S(RST[n, s], "p90", 1000)) " | " rmm(cell(n SUBSEP s SUBSEP "rstratio")) \
+        " | " mmm(cell(n SUBSEP s SUBSEP "mem"), 1) " | " f1(S(cell(n SUBSEP s SUBSEP "mem"), "med", n)) " | " (TP[n, s] == "" ? "-" : TP[n, s]) \
+        " | " mmi(cell(n SUBSEP s SUBSEP "wake")) " | " mmm(cell(n SUBSEP s SUBSEP "cpu"), 1e6) \
+        " | " mmm(cell(n SUBSEP "priv" SUBSEP s SUBSEP "cold"), 1e6) " | " rmm(cell(n SUBSEP "priv" SUBSEP s SUBSEP "coldratio")) " |"
+    }
+    print ""
+    print "Privilege: capinit's (privileged − plain cold start) / N is " mmm(cell(n SUBSEP "privoverhead"), 1000) \
+      " µs per service (" S(cell(n SUBSEP "privoverhead"), "n", 1) " side-by-side pairs); the bare syscall sequence (" MI[n, 1, "micro_priv_calls"] " calls, fork + sequence + _exit − fork + _exit) costs " \
+      mmm(cell(n SUBSEP "seq"), 1000) " µs; the plain service's part of it " mmm(cell(n SUBSEP "seqplain"), 1000) \
+      " µs; fork + _exit + wait of the small microbenchmark process " mmm(cell(n SUBSEP "bare"), 1000) " µs."
+    print ""
+    print "Supervision tree (processes counted): " TD[n, "baseline"] "; " TD[n, "capinit"] "; " TD[n, "s6"] "; " TD[n, "runit"] "."
+  }
+  print ""
+  print "Privileged state checked in every privileged run, on one service, from /proc/PID/status:"
+  print ""
+  for (j = 1; j <= nS; j++) print "- " sups[j] ": " substr(CHK[sups[j]], index(CHK[sups[j]], "pid="))
+  print ""
+  method()
+}
+
+function method() {
+  print "## Method"
+  print ""
+  print "- **Services.** N identical services, each `tests/bench/svc_record.c` (static musl): it takes a CLOCK_MONOTONIC"
+  print "  timestamp first, writes `PID NS` to a FIFO in one write, then `pause()`s. The privileged variant runs every"
+  print "  service as uid/gid 65534, no supplementary groups, securebits 0x2f (noroot, locked), bounding = inheritable ="
+  print "  ambient = cap_net_bind_service: capinit with its keys (`user`, `group`, `groups =`, `mode = noroot`,"
+  print "  `capabilities`), the others through `setpriv` in the service's argv."
+  print "- **Supervisors.** capinit (`--container`, `log = none`); s6-svscan on a scan directory (`-c N`: 2.11 refuses more than 500 without it),"
+  print "  run scripts in " (M["runscript"] == "sh" ? "`#!/bin/sh` (`exec ...`)" : "execline (`#!/usr/lib/execline/bin/execlineb -P`)") "; runsvdir with the same run scripts, above 1000 services"
+  print "  a runsvdir of runsvdirs (runsvdir's compiled-in limit is 1000) of ⌈N/1000⌉ groups; the baseline"
+  print "  (`tests/bench/baseline.c`): posix_spawn of every argv of a list (musl: a vfork-style clone), respawn on"
+  print "  SIGCHLD, a pid table and nothing else. Configurations are generated before the runs and the state the"
+  print "  peers leave in them (`supervise/`, `event/`) is removed before each run."
+  print "- **A run** is one supervisor as PID 1 of a fresh `unshare --pid --fork --mount-proc`. `tests/bench/nsrun.c` starts"
+  print "  as that PID 1, forks the collector, takes the start timestamp and execs the supervisor; every timestamp is"
+  print "  taken inside the namespace. The collector:"
+  print "  - **cold start**: from the supervisor's exec to the latest record of the N services;"
+  print "  - **idle**: after 0.5 s of settling, voluntary + involuntary context switches (`/proc/PID/status`) and CPU"
+  print "    time (`/proc/PID/schedstat`) of the supervision tree over the idle window; no service may restart in it;"
+  print "  - **memory**: Pss (`/proc/PID/smaps_rollup`) + page tables (`VmPTE` of `/proc/PID/status`), summed over"
+  print "    the supervision tree = every process of the namespace except the collector and the services (capinit"
+  print "    alone; s6-svscan + N s6-supervise; runsvdir + N runsv, + the group runsv/runsvdir pairs above 1000)."
+  print "    Kernel memory per process (task, kernel stack: ≥ 16 KiB each) is not included: it favours the peers;"
+  print "  - **restart latency**: SIGKILL to the service that has run longest, once it has run ≥ 1.2 s (runsv"
+  print "    delays a restart by 1 s after a shorter run, capinit by `restart-delay`); latency = the replacement's"
+  print "    record − the timestamp taken just before kill(); 10 ms between trials. Debian's s6-supervise 2.11.3.2"
+  print "    waits 1 s after *every* death, however long the service ran (strace: a 1 s `ppoll` timeout after"
+  print "    `./finish`; newer s6 only throttles short runs): its restart latency is that second plus its own work;"
+  print "  - **privileged state**: one service's `/proc/PID/status` must show CapInh = CapPrm = CapEff = CapBnd ="
+  print "    CapAmb = 0000000000000400, Uid and Gid 65534 ×4 and no groups, under every supervisor, or the benchmark fails."
+  print "- **Rounds** interleave the supervisors (baseline, capinit, s6, runit; then the privileged four; then"
+  print "  " M["pairs"] " pairs of capinit plain and privileged cold starts side by side; then the microbenchmark); a"
+  print "  warm-up round (cold start only) comes first for each N and is discarded. Ratios are to the baseline of"
+  print "  the same round, then the median over rounds."
+  print "- **Microbenchmark** (`tests/bench/privsyscalls.c`): fork a child that makes exactly the engine's syscalls"
+  print "  for the privileged spec (keep-caps, setgroups, setresgid, setresuid, capget/capset, one PR_CAPBSET_DROP per"
+  print "  other capability, capset, ambient clear + raise, securebits, capset; raw syscalls) and `_exit`s, against a"
+  print "  child that just `_exit`s; medians of " M["micro"] " interleaved iterations. capinit's per-service privilege"
+  print "  overhead is (privileged − plain cold start) / N of each side-by-side pair; its median over all pairs."
+  print "- Raw results: `build/bench-results.txt` after a run."
+  print ""
+}
+
+function plot_cold(   i, j, n, s) {
+  printf "# N"
+  for (j = 1; j <= nS; j++) printf " %s", sups[j]
+  for (j = 1; j <= nS; j++) printf " %s-priv", sups[j]
+  printf "\n"
+  for (i = 1; i <= nN; i++) {
+    n = ns[i]
+    printf "%s", n
+    for (j = 1; j <= nS; j++) printf " %s", stat(cell(n SUBSEP "plain" SUBSEP sups[j] SUBSEP "cold"), "med") / 1e6
+    for (j = 1; j <= nS; j++) printf " %s", stat(cell(n SUBSEP "priv" SUBSEP sups[j] SUBSEP "cold"), "med") / 1e6
+    printf "\n"
+  }
+}
+
+function plot_mem(   i, j, n) {
+  printf "# N"
+  for (j = 1; j <= nS; j++) printf " %s", sups[j]
+  printf "\n"
+  for (i = 1; i <= nN; i++) {
+    n = ns[i]
+    printf "%s", n
+    for (j = 1; j <= nS; j++) printf " %s", stat(cell(n SUBSEP sups[j] SUBSEP "mem"), "med")
+    printf "\n"
+  }
+}
+
+END {
+  if (bad) exit 1
+  prepare()
+  if (bad) exit 1
+  if (what == "table") table()
+  else if (what == "markdown") markdown()
+  else if (what == "plot_cold") plot_cold()
+  else if (what == "plot_mem") plot_mem()
+}

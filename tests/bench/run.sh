@@ -1,0 +1,325 @@
+#!/bin/sh
+# tests/bench/run.sh BUILDDIR full|quick -- capinit against s6, runit and
+# the physical limit (tests/bench/baseline.c).  make bench and make
+# bench-quick run it, as root, after building what it needs.
+#
+# For each N, the configuration of every supervisor is generated first (not
+# timed).  Then rounds of runs, interleaved: baseline, capinit, s6, runit
+# with the plain service (every metric), then the same four with the
+# privileged service (uid/gid 65534, no groups, securebits 0x2f, bounding =
+# inheritable = ambient = cap_net_bind_service: capinit with its own keys,
+# the others through setpriv; cold start), then pairs of capinit plain and
+# privileged cold starts side by side (capinit's privilege overhead), then
+# the privilege microbenchmark (privsyscalls).  A warm-up round (cold start
+# only) comes first and is discarded.  Each run is one supervisor in a
+# fresh `unshare --pid --fork --mount-proc`, measured from inside by
+# tests/bench/nsrun.c (see there for each metric).
+#
+#   full   N = 10 100 1000 3000, every metric at every N, 5 rounds with a
+#          warm-up for each N, 10 s idle window, 30 restarts, 3 pairs;
+#          writes docs/benchmarks.md and docs/bench-{coldstart,memory}.svg
+#   quick  N = 10 100 1000, every metric at N = 1000, cold starts at the
+#          others, the peers' privileged variant up to N = 100, 1 round,
+#          one warm-up (N = 10), 3 s idle window, 5 restarts, 1 pair (about
+#          a minute); prints the ratio table only
+#
+# Overrides (for experiments): BENCH_NS, BENCH_FULLN (the N with every
+# metric), BENCH_ROUNDS, BENCH_IDLE_MS, BENCH_TRIALS, BENCH_PAIRS,
+# BENCH_SUPS (default "baseline capinit s6 runit"),
+# BENCH_RUNSCRIPT (execline or sh: the peers' run scripts; execline),
+# BENCH_OUT (where the full mode writes; docs).  Raw results are kept in
+# BUILDDIR/bench-results.txt.  A failed sanity check (a service count not
+# reached, a wrong privileged state, a supervisor that did not start) stops
+# everything with a message and exit status 1.
+set -u
+B=${1:-build}
+MODE=${2:-quick}
+HERE=$(cd "$(dirname "$0")" && pwd)
+B=$(cd "$B" && pwd)
+case $MODE in
+  full) ns="10 100 1000 3000"; fulln=$ns; warm=each; rounds=5; idle_ms=10000; trials=30; pairs=3; micro=2000; peers_priv_max=1000000 ;;
+  quick) ns="10 100 1000"; fulln=1000; warm=first; rounds=1; idle_ms=3000; trials=5; pairs=1; micro=300; peers_priv_max=100 ;;
+  report) ns=; fulln=; warm=; rounds=; idle_ms=; trials=; pairs=; micro=; peers_priv_max= ;;  # the report of BUILDDIR/bench-results.txt
+  *) echo "bench: usage: run.sh BUILDDIR full|quick|report" >&2; exit 100 ;;
+esac
+ns=${BENCH_NS:-$ns}
+fulln=${BENCH_FULLN:-$fulln}
+pairs=${BENCH_PAIRS:-$pairs}
+rounds=${BENCH_ROUNDS:-$rounds}
+idle_ms=${BENCH_IDLE_MS:-$idle_ms}
+trials=${BENCH_TRIALS:-$trials}
+sups=${BENCH_SUPS:-baseline capinit s6 runit}
+runscript=${BENCH_RUNSCRIPT:-execline}
+out_dir=${BENCH_OUT:-docs}
+
+die() { echo "bench: fatal: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "must run as root (PID namespaces, setpriv, uid 65534)"
+for f in "$B/bin/capinit" "$B/bench/svc_record" "$B/bench/baseline" "$B/bench/nsrun" \
+  "$B/bench/privsyscalls" /usr/bin/s6-svscan /usr/bin/runsvdir /usr/bin/setpriv \
+  /usr/lib/execline/bin/execlineb; do
+  [ -x "$f" ] || die "$f is missing (make bench builds and installs everything)"
+done
+
+T=$(mktemp -d /tmp/capinit-bench.XXXXXX) || exit 1
+chmod 755 "$T"  # the privileged services (uid 65534) open $T/fifo
+RES=$B/bench-results.txt
+[ "$MODE" = report ] || : >"$RES"
+upid=
+label=
+# Ends the current run: SIGKILL to the namespace's PID 1 (the supervisor)
+# kills every process of the namespace.  $upid is the subshell, its child
+# unshare, whose child is PID 1.
+kill_run() {
+  [ -n "$upid" ] || return 0
+  for u in $(cat /proc/"$upid"/task/"$upid"/children 2>/dev/null); do
+    p1=$(cat /proc/"$u"/task/"$u"/children 2>/dev/null)
+    [ -n "$p1" ] && kill -KILL $p1 2>/dev/null
+  done
+  wait "$upid" 2>/dev/null
+  upid=
+}
+cleanup() {
+  rm -f "$T/out"
+  kill_run
+  rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A snapshot of the binaries: a rebuild during the run changes nothing.
+mkdir "$T/bin"
+cp "$B/bin/capinit" "$B/bench/svc_record" "$B/bench/baseline" "$B/bench/nsrun" \
+  "$B/bench/privsyscalls" "$T/bin/" || die "unable to copy the binaries"
+REC=$T/bin/svc_record
+FIFO=$T/fifo
+SETPRIV="/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+--securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \
+--inh-caps=-all,+net_bind_service --ambient-caps=+net_bind_service --bounding-set=-all,+net_bind_service --"
+
+# ---------------------------------------------------------- configuration
+
+svc_cmd() { # VARIANT -> the service's argv
+  if [ "$1" = priv ]; then echo "$SETPRIV $REC $FIFO"; else echo "$REC $FIFO"; fi
+}
+
+# gen N VARIANT: every supervisor's configuration for N services, written
+# by one awk (thousands of files without thousands of processes):
+#   capinit-V/services/sNNNNN.svc, capinit-V/capinit.conf
+#   s6-V/sNNNNN/run            s6-svscan's scan directory
+#   runit-V/sNNNNN/run         runsvdir's, up to 1000 services; above, two
+#   runit-V/gK/run, runit-V.sub/gK/sNNNNN/run   levels: runsvdir of runsvdirs
+#   base-V.list                the baseline's argv list
+gen() {
+  d=$T/n$1
+  mkdir -p "$d"
+  awk -v n="$1" -v v="$2" -v d="$d" -v cmd="$(svc_cmd "$2")" -v rec="$REC $FIFO" \
+    -v runscript="$runscript" -v logdir="$T/log" '
+    function script(file, argv) {
+      if (runscript == "sh") printf "#!/bin/sh\nexec %s\n", argv > file
+      else printf "#!/usr/lib/execline/bin/execlineb -P\n%s\n", argv > file
+      close(file)
+      print file > runfiles
+    }
+    BEGIN {
+      dirs = d "/dirs-" v
+      runfiles = d "/runfiles-" v
+      groups = int((n + 999) / 1000)  # runsvdir supervises at most 1000 services
+      print d "/capinit-" v "/services" > dirs
+      for (g = 1; groups > 1 && g <= groups; g++) {
+        print d "/runit-" v "/g" g > dirs
+        print d "/runit-" v ".sub/g" g > dirs
+      }
+      if (groups == 1) print d "/runit-" v > dirs
+      for (i = 1; i <= n; i++) {
+        name = sprintf("s%05d", i)
+        print d "/s6-" v "/" name > dirs
+        if (groups > 1) rd[i] = d "/runit-" v ".sub/g" ((i - 1) % groups + 1) "/" name
+        else rd[i] = d "/runit-" v "/" name
+        print rd[i] > dirs
+      }
+      close(dirs)
+      if (system("xargs mkdir -p < \"" dirs "\"")) exit 1
+      printf "log-directory = %s\n", logdir > (d "/capinit-" v "/capinit.conf")
+      for (g = 1; groups > 1 && g <= groups; g++)
+        script(d "/runit-" v "/g" g "/run", "/usr/bin/runsvdir " d "/runit-" v ".sub/g" g)
+      for (i = 1; i <= n; i++) {
+        name = sprintf("s%05d", i)
+        f = d "/capinit-" v "/services/" name ".svc"
+        printf "command = %s\nlog = none\n", rec > f
+        if (v == "priv")
+          printf "user = 65534\ngroup = 65534\ngroups =\nmode = noroot\ncapabilities = net_bind_service\n" > f
+        close(f)
+        script(d "/s6-" v "/" name "/run", cmd)
+        script(rd[i] "/run", cmd)
+        print cmd > (d "/base-" v ".list")
+      }
+      close(runfiles)
+      if (system("xargs chmod 755 < \"" runfiles "\"")) exit 1
+    }' || die "unable to generate the configuration for N = $1"
+}
+
+# What a supervisor leaves in its configuration: removed before each run,
+# so that every run starts from the same files.
+reset_state() { # DIR...
+  for dir in "$@"; do
+    [ -d "$dir" ] || continue
+    rm -rf "$dir/.s6-svscan"
+    find "$dir" -mindepth 2 -maxdepth 2 \( -name supervise -o -name event \) -exec rm -rf {} +
+  done
+}
+
+# ------------------------------------------------------------------ a run
+
+# run_one SUPERVISOR VARIANT N ROUND NSRUN-OPTIONS...: appends
+# "N ROUND VARIANT SUPERVISOR key value..." lines to $RES
+run_one() {
+  sup=$1 v=$2 n=$3 r=$4
+  shift 4
+  d=$T/n$n
+  case $sup in
+    baseline) set -- "$@" -- "$T/bin/baseline" "$d/base-$v.list" ;;
+    capinit)
+      rm -rf "$T/rt" "$T/log"
+      set -- "$@" -- "$T/bin/capinit" --container -c "$d/capinit-$v" -r "$T/rt" ;;
+    s6)
+      reset_state "$d/s6-$v"
+      # s6-svscan 2.11 refuses more than 500 services without -c
+      set -- "$@" -- /usr/bin/s6-svscan -c "$n" "$d/s6-$v" ;;
+    runit)
+      reset_state "$d/runit-$v" "$d/runit-$v.sub"/*
+      set -- "$@" -- /usr/bin/runsvdir "$d/runit-$v" ;;
+    *) die "unknown supervisor $sup" ;;
+  esac
+  [ "$v" = priv ] && set -- -p "$@"
+  rm -f "$FIFO" "$T/out"
+  mkfifo -m 666 "$FIFO" || die "mkfifo $FIFO"
+  mkfifo -m 600 "$T/out" || die "mkfifo $T/out"
+  # The collector writes the results to the FIFO $T/out.  If nsrun never
+  # gets that far, the subshell's ": >" ends the wait (an end of file);
+  # after a normal end, $T/out is removed first, so it just makes a file.
+  (
+    unshare --pid --fork --mount-proc "$T/bin/nsrun" -n "$n" -f "$FIFO" -o "$T/out" \
+      -l "$T/sup.log" -T 120 "$@" 2>"$T/unshare.err"
+    : >"$T/out"
+  ) &
+  upid=$!
+  timeout 1800 cat "$T/out" >"$T/res.txt"
+  rm -f "$T/out"
+  kill_run
+  if ! grep -qx done "$T/res.txt"; then
+    echo "bench: $sup ($v, N = $n, round $r) failed:" >&2
+    sed 's/^/  /' "$T/res.txt" >&2
+    echo "  last lines of the supervisor's output:" >&2
+    tail -n 5 "$T/sup.log" 2>/dev/null | sed 's/^/  | /' >&2
+    exit 1
+  fi
+  grep -v -x done "$T/res.txt" | sed "s|^|$n $r ${label:-$v} $sup |" >>"$RES"
+}
+
+progress() { printf '%s' "$*" >&2; }
+
+# ------------------------------------------------------------ the rounds
+
+measure() {
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "bench: $MODE: N = $ns (every metric at N = $fulln; cold start only at the others);" \
+  "$rounds round(s) + warm-up; idle window $idle_ms ms; $trials restarts; $pairs capinit plain/privileged pair(s);" \
+  "run scripts: $runscript; load average: $load_start" >&2
+t_start=$(date +%s)
+warmed=
+for n in $ns; do
+  progress "bench: N = $n: configuration..."
+  gen "$n" plain
+  gen "$n" priv
+  if [ "$warm" = each ] || [ -z "$warmed" ]; then
+    progress " warm-up"
+    for v in plain priv; do
+      for sup in $sups; do run_one "$sup" "$v" "$n" 0 -c; progress .; done
+    done
+    warmed=1
+  fi
+  full=
+  for m in $fulln; do [ "$m" = "$n" ] && full=1; done
+  r=1
+  while [ "$r" -le "$rounds" ]; do
+    progress " round $r"
+    for sup in $sups; do
+      if [ -n "$full" ]; then
+        run_one "$sup" plain "$n" "$r" -i "$idle_ms" -k "$trials"
+      else
+        run_one "$sup" plain "$n" "$r" -c
+      fi
+      progress .
+    done
+    for sup in $sups; do
+      # quick: the peers' privileged cold starts (4-8 s each at N = 1000)
+      # only up to N = 100, where they are cheap and their state is checked
+      case $sup in capinit | baseline) ;; *) [ "$n" -gt "$peers_priv_max" ] && continue ;; esac
+      run_one "$sup" priv "$n" "$r" -c
+      progress .
+    done
+    # capinit's privilege overhead: plain and privileged cold starts side
+    # by side, so that a change of the machine's load between them is rare
+    case " $sups " in *" capinit "*)
+      k=1
+      while [ "$k" -le "$pairs" ]; do
+        label=pairplain
+        run_one capinit plain "$n" "$r" -c
+        label=pairpriv
+        run_one capinit priv "$n" "$r" -c
+        label=
+        progress .
+        k=$((k + 1))
+      done ;;
+    esac
+    "$T/bin/privsyscalls" "$micro" >"$T/micro.txt" || die "privsyscalls failed"
+    sed "s|^|$n $r micro privsyscalls |" "$T/micro.txt" >>"$RES"
+    r=$((r + 1))
+  done
+  progress "
+"
+  rm -rf "$T/n$n"
+done
+echo "bench: done in $(($(date +%s) - t_start)) s; raw results in $RES" >&2
+
+cap_size=$(wc -c <"$T/bin/capinit")
+ver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
+{
+  echo "meta mode $MODE"
+  echo "meta nproc $(nproc)"
+  echo "meta kernel $(uname -r)"
+  echo "meta cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+  echo "meta s6 $(ver s6)"
+  echo "meta runit $(ver runit)"
+  echo "meta execline $(ver execline)"
+  echo "meta setpriv $(ver util-linux)"
+  echo "meta capinit $("$T/bin/capinit" -V | sed 's/^capinit //') ($(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown))"
+  echo "meta capinit_size $cap_size"
+  echo "meta rounds $rounds"
+  echo "meta fulln $fulln"
+  echo "meta pairs $pairs"
+  echo "meta load $load_start (start), $(cut -d' ' -f1-3 /proc/loadavg) (end)"
+  echo "meta idle_ms $idle_ms"
+  echo "meta trials $trials"
+  echo "meta micro $micro"
+  echo "meta runscript $runscript"
+  echo "meta date $(date -u +%Y-%m-%d)"
+  echo "meta duration_s $(($(date +%s) - t_start))"
+} >>"$RES"
+}
+
+[ "$MODE" = report ] || measure
+
+# ---------------------------------------------------------------- report
+
+awk -v what=table -f "$HERE/report.awk" "$RES" || exit 1
+if [ "$MODE" != quick ]; then
+  awk -v what=markdown -f "$HERE/report.awk" "$RES" >"$T/benchmarks.md" || exit 1
+  if [ -f "$HERE/notes.md" ]; then cat "$HERE/notes.md" >>"$T/benchmarks.md"; fi
+  mkdir -p "$out_dir"
+  cp "$T/benchmarks.md" "$out_dir/benchmarks.md"
+  awk -v what=plot_cold -f "$HERE/report.awk" "$RES" >"$T/cold.dat"
+  awk -v what=plot_mem -f "$HERE/report.awk" "$RES" >"$T/mem.dat"
+  sh "$HERE/plot.sh" "$T/cold.dat" "$T/mem.dat" "$out_dir" || die "gnuplot failed"
+  echo "bench: wrote $out_dir/benchmarks.md, $out_dir/bench-coldstart.svg, $out_dir/bench-memory.svg" >&2
+fi

@@ -1,0 +1,143 @@
+# tests/robust/hostile.py VERB ARGS -- the hostile clients of
+# tests/robust/test_hostile.sh, on capinit's control and notify sockets.
+#   raw SOCK REQ...        one request per argument (Python escapes), on a
+#                          new connection each; the replies, records cut
+#                          at their first tab, joined by " | ", one line each
+#   fds SOCK N K           N requests "status", each carrying K descriptors
+#                          (SCM_RIGHTS); prints "replies R ok O"
+#   stall SOCK SECONDS     send "status" 1000 times without reading a reply,
+#                          then hold the connection SECONDS; prints "sent N"
+#   many SOCK N            hold N idle connections; the reply to "status" on
+#                          one more; close them; the reply on a new one
+#   types SOCK             connect as SOCK_STREAM and SOCK_DGRAM: the errors
+#   notify PATH N KIND     N datagrams to a notify socket, KIND ready |
+#                          garbage | big | fds; prints "sent S refused R"
+#   paused SOCK PID S      "status", then capinit (PID) stopped for S seconds
+#                          (SIGSTOP: as if busy) before the reply is read;
+#                          prints "RECORDS FINAL"
+import array, codecs, os, random, signal, socket, sys, time
+
+def connect(path, kind=socket.SOCK_SEQPACKET):
+    s = socket.socket(socket.AF_UNIX, kind)
+    s.settimeout(5)
+    for attempt in range(500):
+        try:
+            s.connect(path)
+            return s
+        except BlockingIOError:  # the listen backlog is full: capinit has not accepted yet
+            time.sleep(0.01)
+    raise TimeoutError("connect: backlog full for 5 s")
+
+def replies(s):
+    out = []
+    while True:
+        try:
+            r = s.recv(65536)
+        except socket.timeout:
+            out.append("TIMEOUT")
+            break
+        if not r:
+            out.append("EOF")
+            break
+        t = r.decode(errors="backslashreplace")
+        out.append(t.split("\t")[0])
+        if t == "ok" or t.startswith("error: "):
+            break
+    return out
+
+verb, args = sys.argv[1], sys.argv[2:]
+if verb == "raw":
+    for a in args[1:]:
+        s = connect(args[0])
+        s.send(codecs.escape_decode(a.encode())[0])
+        print(" | ".join(replies(s)))
+        s.close()
+elif verb == "fds":
+    path, n, k = args[0], int(args[1]), int(args[2])
+    nul = [os.open("/dev/null", os.O_RDONLY) for _ in range(k)]
+    got = ok = 0
+    for i in range(n):
+        s = connect(path)
+        s.sendmsg([b"status"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", nul))])
+        r = replies(s)
+        got += 1
+        ok += r[-1] == "ok"
+        s.close()
+    print("replies %d ok %d" % (got, ok))
+elif verb == "stall":
+    s = connect(args[0])
+    s.setblocking(False)
+    sent = 0
+    for i in range(1000):
+        try:
+            s.send(b"status")
+            sent += 1
+        except BlockingIOError:
+            break
+    print("sent %d" % sent, flush=True)
+    time.sleep(float(args[1]))
+elif verb == "many":
+    path, n = args[0], int(args[1])
+    held = [connect(path) for _ in range(n)]
+    time.sleep(0.3)
+    try:
+        s = connect(path)  # told at once, before any request
+        print(" | ".join(replies(s)))
+        s.close()
+    except OSError as e:
+        print("connect: %s" % e.strerror)
+    for h in held:
+        h.close()
+    time.sleep(0.3)
+    s = connect(path)
+    s.send(b"status nosuch")
+    print(" | ".join(replies(s)))
+elif verb == "types":
+    for name, kind in (("stream", socket.SOCK_STREAM), ("dgram", socket.SOCK_DGRAM)):
+        try:
+            s = connect(args[0], kind)
+            if kind == socket.SOCK_DGRAM:
+                s.send(b"stop web")
+            print("%s: connected" % name)
+        except OSError as e:
+            print("%s: %s" % (name, e.strerror))
+elif verb == "paused":
+    s = connect(args[0])
+    s.settimeout(30)
+    s.send(b"status")
+    time.sleep(0.5)  # capinit has queued the reply, and sent what the socket takes
+    os.kill(int(args[1]), signal.SIGSTOP)
+    time.sleep(float(args[2]))
+    os.kill(int(args[1]), signal.SIGCONT)
+    r = replies(s)
+    print(len(r) - 1, r[-1])
+elif verb == "notify":
+    path, n, kind = args[0], int(args[1]), args[2]
+    rnd = random.Random(1)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.setblocking(False)
+    nul = [os.open("/dev/null", os.O_RDONLY) for _ in range(16)]
+    sent = refused = 0
+    for i in range(n):
+        if kind == "ready":
+            msg = b"READY=1\nSTATUS=spoofed\n"
+        elif kind == "garbage":
+            msg = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 300)))
+        elif kind == "big":
+            msg = b"READY=1\n" + b"X" * 60000
+        else:
+            msg = b"READY=1\n"
+        for attempt in range(200):
+            try:
+                if kind == "fds":
+                    s.sendmsg([msg], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", nul))], 0, path)
+                else:
+                    s.sendto(msg, path)
+                sent += 1
+                break
+            except BlockingIOError:
+                time.sleep(0.001)
+            except OSError:
+                refused += 1
+                break
+    print("sent %d refused %d" % (sent, refused))
