@@ -47,9 +47,9 @@ below is something thrown at capinit, and what was checked afterwards:
 that nothing was lost (no crash, no leaked descriptor or memory, no
 zombie, no wrong answer, no service over-privileged).
 
-Run of $(info date): commit $(info commit) ($(info changes) files changed in
-conf/, supervise/, init/ since), kernel $(info kernel), $(info cpus) CPUs
-($(info cpu)), $(info memory).  Scale: $(info knobs).
+Run of $(info date) at commit $(info commit) (uncommitted changes in
+$(info changes) of the files of conf/, supervise/ and init/), kernel $(info kernel),
+$(info cpus) CPUs ($(info cpu)), $(info memory).  Scale: $(info knobs).
 
 ## Summary
 
@@ -65,7 +65,13 @@ if [ -f "$R/test_orphans.tap" ]; then
   echo "| | $(num "$(fig test_orphans orphans)") orphans, each reparented to capinit before it exits | $(num "$(fig test_orphans reaped)") reaped in $(fig test_orphans ms) ms, $(fig test_orphans zombies) zombies; descriptors $(pair "$(fig test_orphans fds)"), RSS $(pair "$(fig test_orphans rss)") kB; the orphan maker never mistaken for dead | $(checks test_orphans) |"
 fi
 if [ -f "$R/test_startstop.tap" ]; then
-  echo "| | $(num "$(fig test_startstop services)") services stopped and started through \`capctl\`, $(fig test_startstop rounds) rounds in $(fig test_startstop seconds) s | every round all down (no process left) then all up (mean $(fig test_startstop down_ms) ms down, $(fig test_startstop up_ms) ms up); descriptors $(pair "$(fig test_startstop fds)"), RSS $(pair "$(fig test_startstop rss)") kB (round 1 → last; see the series below); a 1000-record reply read whole while capinit was busy 11 s | $(checks test_startstop) |"
+  # the series of RSS by round: its range, and how often it fell back
+  range=$(sed -n "s/^# capinit's RSS (kB) at the end of each round: //p" "$R/test_startstop.tap" |
+    awk '{ lo = hi = $1; up = down = 0
+           for (i = 2; i <= NF; i++) { if ($i > $(i-1)) up++; if ($i < $(i-1)) down++
+                                       if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+           printf "between %d and %d kB over the rounds, %d rises and %d falls: an allocator'"'"'s high-water mark, not a climb", lo, hi, up, down }')
+  echo "| | $(num "$(fig test_startstop services)") services stopped and started through \`capctl\`, $(fig test_startstop rounds) rounds in $(fig test_startstop seconds) s | every round all down (no process left) then all up (mean $(fig test_startstop down_ms) ms down, $(fig test_startstop up_ms) ms up); descriptors $(pair "$(fig test_startstop fds)"), RSS $(pair "$(fig test_startstop rss)") kB from round 1 to the last (${range:-no series}); a 1000-record reply read whole while capinit was busy 11 s | $(checks test_startstop) |"
 fi
 if [ -f "$R/test_control_flood.tap" ]; then
   echo "| | $(fig test_control_flood clients) control clients flooding for $(fig test_control_flood seconds) s: $(num "$(fig test_control_flood requests)") requests ($(fig test_control_flood rate)/s; status, log, verify, restart, signal, garbage, oversized) | $(fig test_control_flood wrong) wrong or partial replies, $(fig test_control_flood timeouts) timeouts (slowest $(fig test_control_flood slowest_ms) ms); descriptors $(pair "$(fig test_control_flood fds)"), RSS $(pair "$(fig test_control_flood rss)") kB at rest | $(checks test_control_flood) |"
@@ -125,7 +131,7 @@ for t in tests/robust/test_*.sh tests/system/test_faults.sh; do
   echo
   about "$t"
   echo
-  sed -n 's/^# summary: /\n> /p' "$R/$n.tap"
+  sed -n 's/^# summary: /> /p' "$R/$n.tap"
   # the other measures the test printed on the way (not its diagnostics)
   grep '^# [a-zA-Z]' "$R/$n.tap" | grep -v -e '^# summary:' -e '^# figure:' -e '^# guest:' -e '^# status --json:' \
     > "$R/.measures"
@@ -159,7 +165,9 @@ FUZZ_SECONDS.
 |---|---|---|---|---|---|---|---|
 EOF
   while IFS='	' read -r t runs s rate corpus finds cov; do
-    what=$(sed -n '1s/.* -- \(.*\)/\1/p' "tests/fuzz/fuzz_$t.c" | sed 's/\.* *\*\/$//; s/\.$//')
+    # the first sentence of the file's opening comment
+    what=$(sed -n '1,6p' "tests/fuzz/fuzz_$t.c" | sed 's/^ *\*\{1,\}\/\{0,1\} \{0,1\}//' | tr '\n' ' ' |
+      sed 's/.* -- //; s/\([.]\)  *[A-Z].*/\1/; s/ *\*\/.*//; s/\. *$//; s/  */ /g')
     echo "| $t | $what | $(num "$runs") | $s | $(num "$rate") | $corpus | $cov | $finds |"
   done < "$R/fuzz.tsv"
   echo

@@ -37,7 +37,8 @@ failed=0
   echo "cpus=$(nproc)"
   echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
   echo "memory=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
-  echo "knobs=restarts $ROBUST_RESTARTS, orphans $ROBUST_ORPHANS, rounds $ROBUST_ROUNDS, flood ${ROBUST_FLOOD_SECONDS} s, log $ROBUST_LOG_MB MB, fuzz runs $RUNS"
+  if [ "$RUNS" = 0 ]; then fuzz="fuzzing: the recorded run"; else fuzz="fuzzing: $RUNS executions a target"; fi
+  echo "knobs=$ROBUST_RESTARTS restarts, $ROBUST_ORPHANS orphans, $ROBUST_ROUNDS rounds of 1000 services, 16 clients x ${ROBUST_FLOOD_SECONDS} s, $ROBUST_LOG_MB MB of log; $fuzz"
 } > "$R/run.info"
 
 run() { # DIR NAME COMMAND...: TAP into DIR/NAME.tap, seconds into DIR/NAME.time
