@@ -15,11 +15,12 @@
  *   2. checks one service's /proc/PID/status (-p: the privileged state,
  *      uid/gid 65534, no groups, every capability set = cap_net_bind_service);
  *   unless -c (cold start only):
- *   3. after a settle time, the supervision tree (every process of the
- *      namespace but the collector and the services): Pss (smaps_rollup)
- *      and page tables (VmPTE of status), summed;
- *   4. idle window: context switches (voluntary + involuntary) and CPU
- *      time (schedstat) of the tree over the window; no record may arrive;
+ *   3. after a settle time, the idle window: context switches (voluntary +
+ *      involuntary) and CPU time (schedstat) of the supervision tree (every
+ *      process of the namespace but the collector and the services) over
+ *      the window; no record may arrive;
+ *   4. the tree's memory: Pss (smaps_rollup) and page tables (VmPTE of
+ *      status), summed;
  *   5. restart trials: SIGKILL the service that has run longest (waiting
  *      until it has run >= 1.2 s: s6-supervise and runsv delay restarts
  *      after shorter runs), latency = its replacement's record - the

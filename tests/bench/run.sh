@@ -90,6 +90,7 @@ trap 'exit 130' INT TERM
 mkdir "$T/bin"
 cp "$B/bin/capinit" "$B/bench/svc_record" "$B/bench/baseline" "$B/bench/nsrun" \
   "$B/bench/privsyscalls" "$T/bin/" || die "unable to copy the binaries"
+capinit_rev=$(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown)
 REC=$T/bin/svc_record
 FIFO=$T/fifo
 SETPRIV="/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -293,7 +294,7 @@ ver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
   echo "meta runit $(ver runit)"
   echo "meta execline $(ver execline)"
   echo "meta setpriv $(ver util-linux)"
-  echo "meta capinit $("$T/bin/capinit" -V | sed 's/^capinit //') ($(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown))"
+  echo "meta capinit $("$T/bin/capinit" -V | sed 's/^capinit //') ($capinit_rev at the start)"
   echo "meta capinit_size $cap_size"
   echo "meta rounds $rounds"
   echo "meta fulln $fulln"
