@@ -29,10 +29,29 @@ int svc_name_valid(char const *name)
   return 1;
 }
 
+static unsigned const no_lines[K_COUNT + RLIM_NLIMITS];
+
+/* The room NAME takes in the block of file (with its NUL): what
+ * name_from_path() may copy. */
+static size_t name_room(char const *path)
+{
+  char const *base = strrchr(path, '/');
+  size_t n;
+  base = base ? base + 1 : path;
+  n = strlen(base);
+  if (n < 4 || strcmp(base + n - 4, ".svc") || n - 4 > SVC_NAME_MAX) return 1;
+  return n - 4 + 1;
+}
+
 static svc *svc_new(char const *file)
 {
   svc *s = xcalloc(1, sizeof *s);
-  s->file = xstrdup(file);
+  size_t len = strlen(file);
+  s->file = xmalloc(len + 1 + name_room(file));
+  memcpy(s->file, file, len + 1);
+  s->name = s->file + len + 1;
+  s->name[0] = 0;
+  s->line = xcalloc(K_COUNT + RLIM_NLIMITS, sizeof *s->line);
   s->type = SVC_LONGRUN;
   s->umask = 022;
   s->mode = SVC_LEGACY;
@@ -47,10 +66,19 @@ static svc *svc_new(char const *file)
   return s;
 }
 
+void svc_drop_lines(svc *s)
+{
+  if (s->line == no_lines) return;
+  free(s->line);
+  /* read-only: a write after this point faults instead of corrupting */
+  s->line = (unsigned *)no_lines;
+}
+
 void svc_free(svc *s)
 {
   size_t i;
   if (!s) return;
+  svc_drop_lines(s);
   free(s->file);
   free(s->description);
   free(s->argv);
@@ -239,6 +267,7 @@ void svc_finish(conf_ctx *ctx, svc *s)
     w.line = s->line[K_READY];
     conf_error(&w, "ready: a oneshot is ready when it exits 0; 'ready' applies to longrun services");
   }
+  s->umask_set = s->line[K_UMASK] != 0;
   if (!s->line[K_RESTART]) s->restart = s->type == SVC_ONESHOT ? RESTART_NEVER : RESTART_ALWAYS;
   if (s->restart_delay_ms > s->restart_delay_max_ms) {
     w.line = s->line[K_RESTART_DELAY] ? s->line[K_RESTART_DELAY] : s->line[K_RESTART_DELAY_MAX];
@@ -256,8 +285,16 @@ void svc_finish(conf_ctx *ctx, svc *s)
                caps_format(s->caps & ~s->bounding, buf, sizeof buf), s->line[K_BOUNDING]);
   }
   if (ctx->live) {
-    uint64_t own = own_bounding();
-    uint64_t named = s->caps | (s->bounding == CAPS_ALL ? 0 : s->bounding);
+    uint64_t named = s->caps | (s->bounding == CAPS_ALL ? 0 : s->bounding), own = 0;
+    if (named) {
+      /* read once per load: 64 prctl calls are dear (capinit loads
+       * thousands of files) */
+      if (!ctx->bounding_read) {
+        ctx->bounding = own_bounding();
+        ctx->bounding_read = 1;
+      }
+      own = ctx->bounding;
+    }
     if (named & ~own) {
       w.line = s->line[K_CAPABILITIES] && (s->caps & ~own) ? s->line[K_CAPABILITIES]
                                                            : s->line[K_BOUNDING];

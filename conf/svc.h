@@ -45,41 +45,46 @@ enum svc_key_id {
   K_COUNT
 };
 
+/* capinit keeps one per service: the fields are ordered to pack (232
+ * bytes on 64-bit, malloc's 240-byte class). */
 typedef struct svc_s {
-  char name[SVC_NAME_MAX + 1];
+  char *name;              /* NAME of NAME.svc, "" when invalid; it lives
+                              in file's block ("FILE\0NAME\0") */
   char *file;
-  unsigned line[K_COUNT];
-  unsigned rlimit_line[RLIM_NLIMITS];
+  /* line[K_*]: the line each key was set on, 0 when absent;
+   * line[K_COUNT + RLIMIT_*] the same for each rlimit-* key
+   * (SVC_RLIMIT_LINE).  Needed while loading and checking:
+   * svc_drop_lines() frees them (capinit keeps thousands of specs) and
+   * leaves every line 0. */
+  unsigned *line;
 
   char *description;
-  enum svc_type type;
   char **argv;             /* NULL-terminated; argv[0] absolute */
   char **stop_argv;
   char *directory;
   char **env;              /* NAME=VALUE, NULL-terminated */
   size_t nenv;
-  mode_t umask;
 
   char *user;              /* as written, for messages; NULL = root */
   char *group_text;        /* as written; resolved by svc_finish() */
   char *groups_text;
-  uid_t uid;
-  gid_t gid;
   gid_t *groups;
   size_t ngroups;
   svc_rlimit *rlimit;      /* RLIM_NLIMITS entries; NULL: no rlimit-* key */
-
-  enum svc_mode mode;
-  unsigned securebits;     /* final value: from mode, or the key */
   uint64_t caps;           /* inheritable = ambient = post-exec P/E */
   uint64_t bounding;       /* CAPS_ALL means every cap the kernel has */
-  int no_new_privs;
 
   char **depends;
   size_t ndepends;
   char **after;
   size_t nafter;
 
+  uid_t uid;
+  gid_t gid;
+  mode_t umask;
+  enum svc_type type;
+  enum svc_mode mode;
+  unsigned securebits;     /* final value: from mode, or the key */
   enum svc_ready ready;
   int ready_fd;
   uint32_t ready_timeout_ms;
@@ -89,9 +94,10 @@ typedef struct svc_s {
   int stop_signal;
   uint32_t stop_timeout_ms;
   enum svc_log log;
-  int enabled;
-
-  int refused;             /* an error was found: it must not start */
+  unsigned char umask_set; /* the umask key was given */
+  unsigned char no_new_privs;
+  unsigned char enabled;
+  unsigned char refused;   /* an error was found: it must not start */
 } svc;
 
 /* The global settings of capinit.conf. */
@@ -112,6 +118,9 @@ typedef struct conf_ctx_s {
   int command_optional;    /* capexec: the command may come after "--" */
   int live;                /* checking for this machine: compare with our own
                               bounding set and warn */
+  int bounding_read;       /* bounding: this process's bounding set, read
+                              at the first service that names capabilities */
+  uint64_t bounding;
 } conf_ctx;
 
 /* One service file; the service is named after it (NAME.svc).  Returns a new svc, never NULL unless out of memory; problems go
@@ -126,6 +135,11 @@ svc *svc_load_buffer(conf_ctx *ctx, char const *path, char const *buf, size_t le
 svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, size_t n);
 
 void svc_free(svc *s);
+
+/* Forget the line numbers (after validation): every line reads 0. */
+void svc_drop_lines(svc *s);
+
+#define SVC_RLIMIT_LINE(s, resource) ((s)->line[K_COUNT + (resource)])
 
 /* Fill defaults that depend on other keys and check one service on its own
  * (everything but dependencies). Called by the loaders. */

@@ -181,10 +181,10 @@ static int k_rlimit(conf_where *w, void *o, char const *k, char const *v)
                               rlimit_names[i].name);
     return conf_error(w, "unknown resource limit '%s' (known: %s)", k, names);
   }
-  if (s->rlimit_line[r->resource])
+  if (SVC_RLIMIT_LINE(s, r->resource))
     return conf_error(w, "duplicate key '%s' (first set on line %u)", k,
-                      s->rlimit_line[r->resource]);
-  s->rlimit_line[r->resource] = w->line;
+                      SVC_RLIMIT_LINE(s, r->resource));
+  SVC_RLIMIT_LINE(s, r->resource) = w->line;
   colon = strchr(v, ':');
   if (colon) {
     if ((size_t)(colon - v) >= sizeof soft) return bad(w, "SOFT[:HARD]", v);
@@ -293,7 +293,9 @@ static int k_bounding(conf_where *w, void *o, char const *k, char const *v)
 static int k_nnp(conf_where *w, void *o, char const *k, char const *v)
 {
   (void)k;
-  if (value_bool(v, &SVC(o)->no_new_privs) < 0) return bad(w, "yes or no", v);
+  int b;
+  if (value_bool(v, &b) < 0) return bad(w, "yes or no", v);
+  SVC(o)->no_new_privs = (unsigned char)b;
   return 0;
 }
 
@@ -420,7 +422,9 @@ static int k_log(conf_where *w, void *o, char const *k, char const *v)
 static int k_enabled(conf_where *w, void *o, char const *k, char const *v)
 {
   (void)k;
-  if (value_bool(v, &SVC(o)->enabled) < 0) return bad(w, "yes or no", v);
+  int b;
+  if (value_bool(v, &b) < 0) return bad(w, "yes or no", v);
+  SVC(o)->enabled = (unsigned char)b;
   return 0;
 }
 

@@ -19,25 +19,30 @@ svc *svc_set_find(svc_set const *set, char const *name)
   return 0;
 }
 
-static long set_index(svc_set const *set, char const *name)
+static void set_append(svc_set *set, svc *s)
 {
+  set->v = xreallocarray(set->v, set->n + 1, sizeof *set->v);
+  set->v[set->n++] = s;
+}
+
+/* The first `check` services of set are compared with the new one. */
+static void add_file(conf_ctx *ctx, svc_set *set, char const *path, size_t check)
+{
+  svc *s = svc_load_file(ctx, path);
   size_t i;
-  for (i = 0; i < set->n; i++)
-    if (!strcmp(set->v[i]->name, name)) return (long)i;
-  return -1;
+  for (i = 0; s->name[0] && i < check; i++) {
+    if (strcmp(set->v[i]->name, s->name)) continue;
+    diag_add(ctx->diags, DIAG_ERROR, path, 0, "service '%s' is already defined by %s",
+             s->name, set->v[i]->file);
+    svc_free(s);
+    return;
+  }
+  set_append(set, s);
 }
 
 int svc_set_add_file(conf_ctx *ctx, svc_set *set, char const *path)
 {
-  svc *s = svc_load_file(ctx, path), *other;
-  if (s->name[0] && (other = svc_set_find(set, s->name))) {
-    diag_add(ctx->diags, DIAG_ERROR, path, 0, "service '%s' is already defined by %s",
-             s->name, other->file);
-    svc_free(s);
-    return 0;
-  }
-  set->v = xreallocarray(set->v, set->n + 1, sizeof *set->v);
-  set->v[set->n++] = s;
+  add_file(ctx, set, path, set->n);
   return 0;
 }
 
@@ -57,7 +62,7 @@ int svc_set_load_services(conf_ctx *ctx, svc_set *set, char const *dir)
 {
   char path[4096];
   char **names = 0;
-  size_t n = 0, i;
+  size_t n = 0, i, first;
   struct dirent *d;
   DIR *dp;
 
@@ -80,9 +85,12 @@ int svc_set_load_services(conf_ctx *ctx, svc_set *set, char const *dir)
   }
   closedir(dp);
   qsort(names, n, sizeof *names, by_name);
+  /* one directory's files have distinct names: each new service is only
+   * compared with the ones the set held before (linear in the files) */
+  first = set->n;
   for (i = 0; i < n; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    svc_set_add_file(ctx, set, path);
+    add_file(ctx, set, path, first);
     free(names[i]);
   }
   free(names);
@@ -92,16 +100,48 @@ int svc_set_load_services(conf_ctx *ctx, svc_set *set, char const *dir)
 /* The graph: an edge s -> t when s depends on or comes after t. */
 typedef struct graph_s {
   svc_set const *set;
+  size_t *order;            /* indexes of set->v, sorted by name */
   long **adj;               /* per service, -1 terminated */
   long *index, *low, *stack, *comp;
   char *onstack;
   long counter, sp, ncomp;
 } graph;
 
+static svc_set const *sort_set;
+static int by_index_name(void const *a, void const *b)
+{
+  return strcmp(sort_set->v[*(size_t const *)a]->name, sort_set->v[*(size_t const *)b]->name);
+}
+
+/* The index in set->v of the service called name, or -1: a binary search
+ * of g->order (names are unique in a set). */
+static long find_index(graph const *g, char const *name)
+{
+  size_t lo = 0, hi = g->set->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(g->set->v[g->order[mid]]->name, name);
+    if (!c) return (long)g->order[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+static svc *find(graph const *g, char const *name)
+{
+  long i = find_index(g, name);
+  return i < 0 ? 0 : g->set->v[i];
+}
+
 static void graph_build(graph *g, svc_set const *set)
 {
   size_t i, j;
   g->set = set;
+  g->order = xcalloc(set->n + 1, sizeof *g->order);
+  for (i = 0; i < set->n; i++) g->order[i] = i;
+  sort_set = set;
+  qsort(g->order, set->n, sizeof *g->order, by_index_name);
   g->adj = xcalloc(set->n, sizeof *g->adj);
   for (i = 0; i < set->n; i++) {
     svc const *s = set->v[i];
@@ -109,7 +149,7 @@ static void graph_build(graph *g, svc_set const *set)
     g->adj[i] = xcalloc(s->ndepends + s->nafter + 1, sizeof **g->adj);
     for (j = 0; j < s->ndepends + s->nafter; j++) {
       char const *t = j < s->ndepends ? s->depends[j] : s->after[j - s->ndepends];
-      long x = set_index(set, t);
+      long x = find_index(g, t);
       if (x >= 0) g->adj[i][k++] = x;
     }
     g->adj[i][k] = -1;
@@ -128,6 +168,7 @@ static void graph_free(graph *g)
   size_t i;
   for (i = 0; i < g->set->n; i++) free(g->adj[i]);
   free(g->adj);
+  free(g->order);
   free(g->index);
   free(g->low);
   free(g->stack);
@@ -225,36 +266,38 @@ found:
 void svc_set_validate(conf_ctx *ctx, svc_set *set)
 {
   size_t i, j;
+  long *size;
   graph g;
   int changed;
 
+  graph_build(&g, set);
   for (i = 0; i < set->n; i++) {
     svc *s = set->v[i];
     conf_where w = { ctx->diags, s->file, 0, 0, 0 };
     for (j = 0; j < s->ndepends; j++) {
-      if (svc_set_find(set, s->depends[j])) continue;
+      if (find(&g, s->depends[j])) continue;
       w.line = s->line[K_DEPENDS];
       conf_error(&w, "depends: unknown service '%s'", s->depends[j]);
       s->refused = 1;
     }
     for (j = 0; j < s->nafter; j++) {
-      if (svc_set_find(set, s->after[j])) continue;
+      if (find(&g, s->after[j])) continue;
       w.line = s->line[K_AFTER];
       conf_warning(&w, "after: no service '%s' here; the ordering is ignored", s->after[j]);
     }
   }
 
-  graph_build(&g, set);
   for (i = 0; i < set->n; i++)
     if (g.index[i] < 0) strongconnect(&g, (long)i);
+  /* a component of more than one service is a cycle */
+  size = xcalloc(g.ncomp + 1, sizeof *size);
+  for (i = 0; i < set->n; i++) size[g.comp[i]]++;
   for (i = 0; i < set->n; i++) {
-    int cyclic = 0;
-    for (j = 0; j < set->n && !cyclic; j++) cyclic = j != i && g.comp[j] == g.comp[i];
-    if (!cyclic) continue;
+    if (size[g.comp[i]] < 2) continue;
     report_cycle(ctx, &g, (long)i);
     set->v[i]->refused = 1;
   }
-  graph_free(&g);
+  free(size);
 
   do {
     changed = 0;
@@ -262,7 +305,7 @@ void svc_set_validate(conf_ctx *ctx, svc_set *set)
       svc *s = set->v[i];
       if (s->refused) continue;
       for (j = 0; j < s->ndepends; j++) {
-        svc *d = svc_set_find(set, s->depends[j]);
+        svc *d = find(&g, s->depends[j]);
         if (!d || !d->refused) continue;
         conf_where w = { ctx->diags, s->file, s->line[K_DEPENDS], 0, 0 };
         conf_error(&w, "depends on '%s', which is refused", d->name);
@@ -272,6 +315,7 @@ void svc_set_validate(conf_ctx *ctx, svc_set *set)
       }
     }
   } while (changed);
+  graph_free(&g);
 }
 
 void svc_set_free(svc_set *set)

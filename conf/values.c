@@ -205,7 +205,17 @@ char **value_argv(char const *v, char const **err)
     free(argv);
     return 0;
   }
-  return argv;
+  /* the same in a block of its exact size: capinit keeps thousands */
+  {
+    size_t used = (size_t)(w - buf);
+    char **exact = xmalloc((nargs + 1) * sizeof *exact + used);
+    char *to = (char *)(exact + nargs + 1);
+    memcpy(to, buf, used);
+    for (i = 0; i < nargs; i++) exact[i] = to + (argv[i] - buf);
+    exact[nargs] = 0;
+    free(argv);
+    return exact;
+  }
 }
 
 size_t argv_count(char *const *argv)

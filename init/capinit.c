@@ -111,7 +111,7 @@ int main(int argc, char **argv)
     capinit_conf conf;
     char path[4096];
     diag_list diags = { 0, 0, 0 };
-    conf_ctx ctx = { "/", &diags, 0, 0 };
+    conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 0 };
     boot_mounts();
     if (boot_console() < 0) boot_emergency("no /dev/console", 0);
     /* RB_DISABLE_CAD is in force: Ctrl-Alt-Del sends SIGINT to PID 1 */

@@ -104,8 +104,8 @@ static int check_main(int argc, char **argv)
 {
   char const *dir = 0, *root = "/";
   diag_list diags = { 0, 0, 0 }, scratch = { 0, 0, 0 }, shown = { 0, 0, 0 };
-  conf_ctx ctx = { "/", &diags, 0, 1 };
-  conf_ctx quiet = { "/", &scratch, 0, 1 };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
+  conf_ctx quiet = { .root = "/", .diags = &scratch, .command_optional = 0, .live = 1 };
   svc_set set = { 0, 0 };
   size_t i, refused = 0, nerr, nwarn;
   int c;

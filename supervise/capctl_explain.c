@@ -143,7 +143,7 @@ int explain_main(int argc, char **argv)
 {
   char const *dir = "/etc/capinit";
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { "/", &diags, 0, 0 };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 0 };
   cred_state launcher;
   kernel_facts k;
   int json = 0, c, i, any_refused = 0, detected = 0;

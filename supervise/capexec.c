@@ -76,7 +76,7 @@ int main(int argc, char **argv)
   diag_list diags = { 0, 0, 0 };
   /* live: warn when the spec names a capability this process's bounding
    * set lacks (it could not be given back) */
-  conf_ctx ctx = { "/", &diags, 1, 1 };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 1, .live = 1 };
   char **cmd, **env;
   priv_fail f;
   svc *s;

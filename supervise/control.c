@@ -29,7 +29,7 @@
 #include "privilege.h"
 #include "supervisor.h"
 
-#define CLIENTS_MAX 64
+#define CLIENTS_MAX CONTROL_CLIENTS_MAX
 #define CLIENT_IDLE_MS 10000u
 #define QUEUE_MAX (8u << 20)  /* bytes of replies waiting for one client */
 #define ACCEPT_PAUSE_MS 100u
@@ -226,7 +226,7 @@ static void last_exit(service const *s, char *buf, size_t len)
 static void status_record(client *c, service *s)
 {
   char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
-  char text[sizeof s->status_text], fail[256], what[200], name[sizeof s->spec->name];
+  char text[STATUS_TEXT_MAX], fail[256], what[200], name[SVC_NAME_MAX + 1];
   uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
                                    s->state == ST_STOPPING ? s->spawned_at : s->down_at;
   last_exit(s, le, sizeof le);
@@ -239,7 +239,8 @@ static void status_record(client *c, service *s)
   proc_field(s->pid, "CapBnd", bnd, sizeof bnd);
   proc_field(s->pid, "CapAmb", amb, sizeof amb);
   proc_field(s->pid, "NoNewPrivs", nnp, sizeof nnp);
-  memcpy(text, s->status_text, sizeof text);
+  if (s->status_text) memcpy(text, s->status_text, sizeof text);
+  else text[0] = 0;
   clean(text);
   fail[0] = 0;
   if (s->state == ST_FAILED && s->fail_stage >= 0) {
@@ -301,7 +302,7 @@ static int verify_one(client *c, service *s)
                                       "CapBnd", "CapAmb", "NoNewPrivs" };
   size_t i, j, w;
   if (s->state != ST_UP || s->pid <= 0 || s->spec->type != SVC_LONGRUN) {
-    char name[sizeof s->spec->name];
+    char name[SVC_NAME_MAX + 1];
     reply(c, "name=%s\tresult=skipped\treason=not running", record_name(s, name, sizeof name));
     return 0;
   }

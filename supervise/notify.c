@@ -1,6 +1,7 @@
 /* supervise/notify.c -- see notify.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -88,7 +89,8 @@ void notify_read(service *s)
       log_line(s, "capinit: malformed notify message from pid %d: ignored", (int)cred.pid);
       continue;
     }
-    if (m.has_status) memcpy(s->status_text, m.status, sizeof s->status_text);
+    if (m.has_status && (s->status_text || (s->status_text = malloc(STATUS_TEXT_MAX))))
+      memcpy(s->status_text, m.status, STATUS_TEXT_MAX);
     if (m.ready) service_event(s, EV_READY, 0);
     if (m.stopping) log_line(s, "capinit: the service says it is stopping");
   }

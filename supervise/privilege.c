@@ -110,9 +110,12 @@ static int same_ids(int uid, uint32_t want)
   return rc == 0 && r == want && e == want && sv == want;
 }
 
+uint64_t priv_signals_to_reset = UINT64_MAX;
+
 /* Raw rt_sigaction and rt_sigprocmask: libc's wrappers keep state (musl's
  * SIGABRT lock), and the engine may run in a child that shares capinit's
- * memory. */
+ * memory.  Only the signals of priv_signals_to_reset get SIG_DFL: execve
+ * resets caught signals itself and keeps ignored ones. */
 static int reset_signals(void)
 {
   struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; }
@@ -120,7 +123,7 @@ static int reset_signals(void)
   uint64_t none = 0;
   int sig;
   for (sig = 1; sig < 65; sig++) {
-    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    if (sig == SIGKILL || sig == SIGSTOP || !(priv_signals_to_reset & (UINT64_C(1) << (sig - 1)))) continue;
     if (syscall(SYS_rt_sigaction, sig, &dfl, 0, sizeof dfl.mask) < 0 && errno != EINVAL) return -1;
   }
   return (int)syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, sizeof none);
@@ -146,7 +149,7 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
   if ((s->directory || (flags & PRIV_DEFAULTS)) && syscall(SYS_chdir, s->directory ? s->directory : "/") < 0)
     return fail(f, STAGE_DIRECTORY, -1);
   STAGE(STAGE_UMASK);
-  if (s->line[K_UMASK] || (flags & PRIV_DEFAULTS)) syscall(SYS_umask, s->umask);
+  if (s->umask_set || (flags & PRIV_DEFAULTS)) syscall(SYS_umask, s->umask);
   STAGE(STAGE_RLIMITS);
   for (i = 0; s->rlimit && i < RLIM_NLIMITS; i++) {
     struct rlimit rl;

@@ -31,11 +31,18 @@ typedef struct priv_fail_s {
 /* What to apply besides the privilege stages. */
 enum {
   PRIV_SESSION = 1,        /* setsid(): a new session and process group */
-  PRIV_SIGNALS = 2,        /* unblock every signal, default dispositions */
+  PRIV_SIGNALS = 2,        /* unblock every signal; default dispositions
+                              for priv_signals_to_reset */
   PRIV_DEFAULTS = 4,       /* directory "/" and umask 022 when not set
                               (capinit); without it, only keys that are
                               set (capexec, a chain-loader) */
 };
+
+/* The signals (bit sig - 1) whose disposition PRIV_SIGNALS sets to
+ * SIG_DFL: every one by default (capexec: it cannot know what its caller
+ * ignored).  capinit, which knows its own dispositions, lists only the
+ * ones it ignores: execve resets caught signals by itself. */
+extern uint64_t priv_signals_to_reset;
 
 /* The highest capability number of the running kernel
  * (/proc/sys/kernel/cap_last_cap, or probed with PR_CAPBSET_READ). */

@@ -28,11 +28,17 @@ char const *const state_names[] = {
 #define HEALTHY_RUN_MS 1000u
 #define KILL_GRACE_MS 5000u
 
+/* sv.v is sorted by name (supervisor.c keeps it so). */
 service *service_by_name(char const *name)
 {
-  size_t i;
-  for (i = 0; i < sv.n; i++)
-    if (!strcmp(sv.v[i]->spec->name, name)) return sv.v[i];
+  size_t lo = 0, hi = sv.n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(sv.v[mid]->spec->name, name);
+    if (!c) return sv.v[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
   return 0;
 }
 
@@ -94,52 +100,58 @@ static void close_fd(int *fd)
 /* The child of a spawn shares capinit's memory (a vfork-style clone: it
  * runs on its own stack while capinit waits, until it execs or exits).
  * It must only make system calls: no allocation, no lock, nothing capinit
- * relies on (the engine is written for this). */
+ * relies on (the engine is written for this).  The one thing it writes is
+ * f, the stage that failed: capinit reads it when the clone returns, so
+ * no status pipe is needed. */
 typedef struct child_s {
   svc const *spec;
   char **argv, **env;
-  int out, ready_fd, exec_pipe;
+  int null, out, ready_fd;
+  priv_fail f;
 } child;
 
 static char child_stack[128 * 1024] __attribute__((aligned(16)));
 
 static int child_main(void *arg)
 {
-  child const *c = arg;
-  priv_fail f = { STAGE_SESSION, 0, -1 };
-  long nul = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY, 0);
-  if (nul < 0 || syscall(SYS_dup2, (int)nul, 0) < 0 || syscall(SYS_dup2, c->out, 1) < 0 ||
+  child *c = arg;
+  if (syscall(SYS_dup2, c->null, 0) < 0 || syscall(SYS_dup2, c->out, 1) < 0 ||
       syscall(SYS_dup2, c->out, 2) < 0 ||
       (c->ready_fd >= 0 && syscall(SYS_dup2, c->ready_fd, c->spec->ready_fd) < 0)) {
-    f.err = errno;
+    c->f.stage = STAGE_SESSION;
+    c->f.err = errno;
   } else {
-    if (nul > 2) syscall(SYS_close, (int)nul);
     if (sv.nofile.rlim_max) syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &sv.nofile, 0);
-    priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, c->argv, c->env, &f);
+    priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, c->argv, c->env, &c->f);
   }
-  syscall(SYS_write, c->exec_pipe, &f, sizeof f);
   syscall(SYS_exit, 126);
   return 126;
 }
 
-/* Spawn argv through the engine.  The child writes (stage, errno) on a
- * close-on-exec pipe if anything before execve fails, and exits without
- * running the command. */
-static pid_t spawn(service *s, char **argv, int with_readiness, int *exec_pipe)
+/* /dev/null, opened once (close-on-exec): every service's stdin, and its
+ * output with log = none. */
+static int dev_null(void)
+{
+  static int fd = -1;
+  if (fd < 0) fd = open("/dev/null", O_RDWR | O_CLOEXEC | O_NOCTTY);
+  return fd;
+}
+
+/* Spawn argv through the engine.  Returns the pid, or -1 (errno) when no
+ * child could be made.  *f is the stage that failed in the child, or
+ * stage -1: the command runs (execve succeeded, which is when a
+ * vfork-style clone returns). */
+static pid_t spawn(service *s, char **argv, int with_readiness, priv_fail *f)
 {
   svc const *spec = s->spec;
-  int ep[2], rp[2] = { -1, -1 }, out = -1;
+  int rp[2] = { -1, -1 }, out = -1, null = dev_null();
   char notify_env[160], **env;
   pid_t pid;
 
-  if (pipe2(ep, O_CLOEXEC) < 0) return -1;
-  if (spec->log == LOG_NONE) {
-    out = open("/dev/null", O_WRONLY | O_CLOEXEC);
-  } else if (log_open_pipe(s, &out) < 0) {
-    out = -1;
-  }
-  if (out < 0) goto fail_ep;
-  if (with_readiness && spec->ready == READY_FD && pipe2(rp, O_CLOEXEC) < 0) goto fail_out;
+  if (null < 0) return -1;
+  if (spec->log == LOG_NONE) out = null;
+  else if (log_open_pipe(s, &out) < 0) return -1;
+  if (with_readiness && spec->ready == READY_FD && pipe2(rp, O_CLOEXEC) < 0) return -1;
   notify_env[0] = 0;
   if (with_readiness && spec->ready == READY_NOTIFY) {
     if (notify_open(s) < 0) goto fail_rp;
@@ -149,20 +161,16 @@ static pid_t spawn(service *s, char **argv, int with_readiness, int *exec_pipe)
   if (!env) goto fail_rp;
 
   {
-    child c = { spec, argv, env, out, rp[1], ep[1] };
+    child c = { spec, argv, env, null, out, rp[1], { -1, 0, -1 } };
     pid = clone(child_main, child_stack + sizeof child_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+    *f = c.f;
   }
   free(env);
-  close(ep[1]);
-  if (spec->log == LOG_NONE) close(out);
   close_fd(&rp[1]);
   if (pid < 0) {
-    close(ep[0]);
     close_fd(&rp[0]);
     return -1;
   }
-  fcntl(ep[0], F_SETFL, O_NONBLOCK);
-  *exec_pipe = ep[0];
   if (rp[0] >= 0) {
     fcntl(rp[0], F_SETFL, O_NONBLOCK);
     close_fd(&s->ready_pipe);
@@ -173,11 +181,6 @@ static pid_t spawn(service *s, char **argv, int with_readiness, int *exec_pipe)
 fail_rp:
   close_fd(&rp[0]);
   close_fd(&rp[1]);
-fail_out:
-  if (spec->log == LOG_NONE) close(out);
-fail_ep:
-  close(ep[0]);
-  close(ep[1]);
   return -1;
 }
 
@@ -192,6 +195,7 @@ static void take_next_spec(service *s)
 
 static void start(service *s)
 {
+  priv_fail f;
   take_next_spec(s);
   if (s->spec->refused) {
     /* fail closed: a file that became invalid never runs */
@@ -202,9 +206,10 @@ static void start(service *s)
   s->execed = s->ready_seen = s->not_ready = 0;
   s->fail_stage = s->fail_errno = -1;
   s->failure = 0;
-  s->status_text[0] = 0;
+  free(s->status_text);
+  s->status_text = 0;
   s->spawned_at = now_ms();
-  s->pid = spawn(s, s->spec->argv, 1, &s->exec_pipe);
+  s->pid = spawn(s, s->spec->argv, 1, &f);
   if (s->pid < 0) {
     s->pid = 0;
     s->fail_errno = errno;
@@ -213,6 +218,13 @@ static void start(service *s)
     return;
   }
   service_event(s, EV_SPAWNED, 0);
+  if (f.stage >= 0 && f.stage < STAGE_COUNT) {
+    s->fail_errno = f.err;
+    s->failure = "a privilege stage failed";
+    service_event(s, EV_SPAWN_FAILED, f.stage);
+  } else {
+    service_event(s, EV_EXECED, 0);
+  }
 }
 
 /* ------------------------------------------------------- the transitions */
@@ -380,14 +392,18 @@ void service_event(service *s, enum event ev, int arg)
           return;
         }
         {
-          int ep = -1;
-          pid_t pid = spawn(s, spec->stop_argv, 0, &ep);
+          priv_fail f;
+          pid_t pid = spawn(s, spec->stop_argv, 0, &f);
           if (pid < 0) {
             say(s, "warning: ", "unable to spawn the stop-command: %s", strerror(errno));
             set_state(s, ST_DOWN);
             return;
           }
-          close(ep);
+          if (f.stage >= 0 && f.stage < STAGE_COUNT) {
+            errno = f.err;
+            say(s, "warning: ", "stop-command failed at stage %s: unable to %s: %s", priv_stage_names[f.stage],
+                priv_fail_describe(&f, spec, what, sizeof what), strerror(f.err));
+          }
           note(s, "stopping (stop-command)");
           s->stop_pid = pid;
           set_state(s, ST_STOPPING);
@@ -511,6 +527,11 @@ static int settle_one(service *s)
     return s->state != before;
   }
   return 0;
+}
+
+void service_settle(service *s)
+{
+  settle_one(s);
 }
 
 void service_settle_all(void)

@@ -1,7 +1,7 @@
 /* supervise/supervisor.c -- loading the configuration and the event loop.
  *
  * One poll() over the signal selfpipe, the control socket and its
- * clients, and each service's log pipe, exec-status pipe, readiness pipe
+ * clients, and each service's log pipe, readiness pipe
  * and notify socket; one deadline, the earliest of all timers.  Nothing
  * wakes the loop when nothing happens. */
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,7 +79,7 @@ static service *service_new(svc *spec)
   service *s = calloc(1, sizeof *s);
   if (!s) return 0;
   s->spec = spec;
-  s->exec_pipe = s->ready_pipe = s->notify_sock = -1;
+  s->ready_pipe = s->notify_sock = -1;
   s->log.pipe = s->log.wpipe = s->log.file = -1;
   s->last_status = -1;
   s->fail_stage = s->fail_errno = -1;
@@ -101,10 +102,10 @@ static void service_forget(size_t i)
   service *s = sv.v[i];
   log_close(s);
   notify_close(s);
-  if (s->exec_pipe >= 0) close(s->exec_pipe);
   if (s->ready_pipe >= 0) close(s->ready_pipe);
   svc_free(s->spec);
   svc_free(s->next_spec);
+  free(s->status_text);
   free(s);
   memmove(sv.v + i, sv.v + i + 1, (sv.n - i - 1) * sizeof *sv.v);
   sv.n--;
@@ -122,16 +123,49 @@ static void print_diags(diag_list *d)
   }
 }
 
+static int spec_by_name(void const *a, void const *b)
+{
+  return strcmp((*(svc *const *)a)->name, (*(svc *const *)b)->name);
+}
+
+/* sv.v is sorted by name (service_by_name searches it).  Add the new
+ * services fresh[0..n), themselves sorted by name, keeping the order. */
+static void merge_fresh(service **fresh, size_t n)
+{
+  static size_t cap;
+  size_t i, j, k;
+  if (!n) return;
+  if (sv.n + n > cap) {
+    size_t want = (sv.n + n) + (sv.n + n) / 2;
+    service **v = realloc(sv.v, want * sizeof *v);
+    if (!v) {
+      fprintf(stderr, "capinit: fatal: out of memory\n");
+      exit(111);
+    }
+    sv.v = v;
+    cap = want;
+  }
+  /* from the end: no temporary array */
+  i = sv.n;
+  j = n;
+  k = sv.n + n;
+  while (j > 0) {
+    if (i > 0 && strcmp(sv.v[i - 1]->spec->name, fresh[j - 1]->spec->name) > 0) sv.v[--k] = sv.v[--i];
+    else sv.v[--k] = fresh[--j];
+  }
+  sv.n += n;
+}
+
 /* (Re)read the configuration: new services start, removed ones stop,
  * changed ones take effect at their next start. */
 int supervisor_load(int initial)
 {
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { "/", &diags, 0, 1 };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
   capinit_conf conf;
   svc_set set = { 0, 0 };
   char path[4096];
-  size_t i, j, old_n;
+  size_t i, j, nfresh = 0;
 
   capinit_conf_defaults(&conf);
   snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
@@ -159,12 +193,20 @@ int supervisor_load(int initial)
   svc_set_validate(&ctx, &set);
   print_diags(&diags);
   diag_free(&diags);
+  for (j = 0; j < set.n; j++) svc_drop_lines(set.v[j]);
 
   for (i = 0; i < sv.n; i++) sv.v[i]->removed = 1;
-  old_n = sv.n;
+  /* by name (file names sort "a-b.svc" before "a.svc"); equal names are
+   * only possible for the empty name of refused files: the last one wins */
+  qsort(set.v, set.n, sizeof *set.v, spec_by_name);
   for (j = 0; j < set.n; j++) {
     svc *spec = set.v[j];
-    service *s = service_by_name(spec->name);
+    service *s;
+    if (j + 1 < set.n && !strcmp(spec->name, set.v[j + 1]->name)) {
+      svc_free(spec);
+      continue;
+    }
+    s = service_by_name(spec->name);
     char const *why = spec->refused ? 0 : cannot_run(spec);
     if (why && s) {
       fprintf(stderr, "capinit: service %s: refused: %s\n", spec->name, why);
@@ -204,36 +246,16 @@ int supervisor_load(int initial)
       svc_free(spec);
       continue;
     }
-    sv.v = realloc(sv.v, (sv.n + 1) * sizeof *sv.v);
-    if (!sv.v) {
-      fprintf(stderr, "capinit: fatal: out of memory\n");
-      exit(111);
-    }
-    sv.v[sv.n++] = s;
+    set.v[nfresh++] = (svc *)s;  /* the slot of a spec already taken */
   }
-  free(set.v);
+  merge_fresh((service **)set.v, nfresh);
   /* an enabled service brings up what it depends on, enabled or not */
-  for (i = old_n; i < sv.n; i++)
-    if (sv.v[i]->wanted_up) service_want(sv.v[i], 1);
+  for (i = 0; i < nfresh; i++)
+    if (((service *)set.v[i])->wanted_up) service_want((service *)set.v[i], 1);
+  free(set.v);
   for (i = 0; i < sv.n; i++)
     if (sv.v[i]->removed) service_want(sv.v[i], 0);
   return 0;
-}
-
-void supervisor_read_exec_pipe(service *s)
-{
-  priv_fail f;
-  ssize_t r = read(s->exec_pipe, &f, sizeof f);
-  if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
-  close(s->exec_pipe);
-  s->exec_pipe = -1;
-  if (r == (ssize_t)sizeof f && f.stage >= 0 && f.stage < STAGE_COUNT) {
-    s->fail_errno = f.err;
-    s->failure = "a privilege stage failed";
-    service_event(s, EV_SPAWN_FAILED, f.stage);
-  } else {
-    service_event(s, EV_EXECED, 0);
-  }
 }
 
 static void reap(void)
@@ -243,9 +265,10 @@ static void reap(void)
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
     service *s = service_by_pid(pid);
     if (!s) continue;  /* an orphan: reaped, nothing more */
-    if (pid == s->pid && s->exec_pipe >= 0) supervisor_read_exec_pipe(s);
     if (s->log.pipe >= 0) log_read(s);
     service_event(s, EV_EXITED, status);
+    /* a restart now, before the next waitpid() looks at every child */
+    service_settle(s);
   }
 }
 
@@ -321,10 +344,28 @@ static void report_ready(void)
             (unsigned long long)(now_ms() - sv.started_ms));
 }
 
-enum { FD_SELF, FD_LOG, FD_EXEC, FD_READY, FD_NOTIFY, FD_CONTROL };
+/* The signals whose disposition is not SIG_DFL in capinit (SIGPIPE, and
+ * whatever its caller ignored): the only ones a service's child must
+ * reset.  capinit catches none (signalfd). */
+static uint64_t non_default_signals(void)
+{
+  struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; } sa;
+  uint64_t m = 0;
+  int sig;
+  for (sig = 1; sig < 65; sig++) {
+    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    /* raw: musl refuses to show its own signals 32 to 34 */
+    if (syscall(SYS_rt_sigaction, sig, 0, &sa, sizeof sa.mask) < 0 || sa.handler != SIG_DFL)
+      m |= UINT64_C(1) << (sig - 1);
+  }
+  return m;
+}
+
+enum { FD_SELF, FD_LOG, FD_READY, FD_NOTIFY, FD_CONTROL };
 
 int supervisor_run(void)
 {
+  void *block = 0;
   struct pollfd *p = 0;
   unsigned char *kind = 0;
   service **who = 0;
@@ -350,6 +391,7 @@ int supervisor_run(void)
     return 111;
   }
   signal(SIGPIPE, SIG_IGN);
+  priv_signals_to_reset = non_default_signals();
 
   /* the configuration first: it names the socket's control-group */
   if (supervisor_load(1) < 0) return 111;
@@ -358,27 +400,35 @@ int supervisor_run(void)
   service_settle_all();
 
   for (;;) {
-    size_t n = 0, i, want = 2 + 4 * sv.n + 128;
+    size_t n = 0, i, want = 1 + CONTROL_FDS_MAX;
     uint64_t deadline = 0, now;
     int timeout, r;
 
     if (sv.shutting_down && all_down()) break;
     clearerr(stderr);  /* a full console drops capinit's messages: go on */
-    if (want > cap) {
-      cap = want * 2;
-      p = realloc(p, cap * sizeof *p);
-      kind = realloc(kind, cap);
-      who = realloc(who, cap * sizeof *who);
-      if (!p || !kind || !who) {
+    /* the arrays hold what is open now: an idle capinit polls few */
+    for (i = 0; i < sv.n; i++)
+      want += (sv.v[i]->log.pipe >= 0) + (sv.v[i]->ready_pipe >= 0) + (sv.v[i]->notify_sock >= 0);
+    if (want > cap || want < cap / 4) {
+      /* one block: pollfds, then who, then kind */
+      size_t c = want + want / 4;
+      void *nb = realloc(block, c * (sizeof *p + sizeof *who + 1));
+      if (!nb && want > cap) {
         fprintf(stderr, "capinit: fatal: out of memory\n");
         return 111;
+      }
+      if (nb) {
+        block = nb;
+        cap = c;
+        p = block;
+        who = (service **)(p + cap);
+        kind = (unsigned char *)(who + cap);
       }
     }
     p[n].fd = self; p[n].events = POLLIN; kind[n] = FD_SELF; who[n++] = 0;
     for (i = 0; i < sv.n; i++) {
       service *s = sv.v[i];
       if (s->log.pipe >= 0) { p[n].fd = s->log.pipe; p[n].events = POLLIN; kind[n] = FD_LOG; who[n++] = s; }
-      if (s->exec_pipe >= 0) { p[n].fd = s->exec_pipe; p[n].events = POLLIN; kind[n] = FD_EXEC; who[n++] = s; }
       if (s->ready_pipe >= 0) { p[n].fd = s->ready_pipe; p[n].events = POLLIN; kind[n] = FD_READY; who[n++] = s; }
       if (s->notify_sock >= 0) { p[n].fd = s->notify_sock; p[n].events = POLLIN; kind[n] = FD_NOTIFY; who[n++] = s; }
       if (s->deadline && (!deadline || s->deadline < deadline)) deadline = s->deadline;
@@ -408,7 +458,6 @@ int supervisor_run(void)
         switch (kind[i]) {
           case FD_SELF: handle_signals(); break;
           case FD_LOG: if (who[i]->log.pipe == p[i].fd) log_read(who[i]); break;
-          case FD_EXEC: if (who[i]->exec_pipe == p[i].fd) supervisor_read_exec_pipe(who[i]); break;
           case FD_READY: if (who[i]->ready_pipe == p[i].fd) ready_read(who[i]); break;
           case FD_NOTIFY: if (who[i]->notify_sock == p[i].fd) notify_read(who[i]); break;
         }
@@ -429,9 +478,7 @@ int supervisor_run(void)
     log_close(sv.v[i]);   /* the last lines, even without a newline */
     notify_close(sv.v[i]);
   }
-  free(p);
-  free(kind);
-  free(who);
+  free(block);
   fprintf(stderr, "capinit: every service is down\n");
   return 0;
 }

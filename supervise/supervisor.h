@@ -38,41 +38,44 @@ enum event {
 #define LOG_LINE_MAX 1024         /* longer lines are cut */
 
 typedef struct logsink_s {
-  int pipe;                /* read end of stdout+stderr, -1 */
-  int wpipe;               /* write end, held across restarts, -1 */
-  int file;                /* open sink, -1 */
   uint64_t retry_at;       /* when to try opening the file again */
   uint64_t size;           /* bytes in the current file */
   uint64_t lines, dropped;
   char *partial;           /* an incomplete last line: LOG_LINE_MAX bytes,
                               allocated when the first one arrives */
-  size_t npartial;
+  uint32_t npartial;
+  int pipe;                /* read end of stdout+stderr, -1 */
+  int wpipe;               /* write end, held across restarts, -1 */
+  int file;                /* open sink, -1 */
 } logsink;
 
+#define STATUS_TEXT_MAX 128  /* STATUS= text, with its NUL */
+
+/* One per service; capinit keeps thousands, so the fields are ordered to
+ * pack (168 bytes: malloc's 192-byte class). */
 typedef struct service_s {
   svc *spec;
   svc *next_spec;          /* reload: takes effect at the next start */
-  int wanted_up;
-  int explicit_down;       /* stopped by request: do not restart */
-  int removed;             /* gone from the configuration: forget when down */
-  unsigned mark;           /* service_want()'s visit mark */
-  enum state state;
-  pid_t pid;               /* main process (the command itself) */
-  pid_t stop_pid;          /* a oneshot's stop-command */
-  int exec_pipe;           /* close-on-exec status pipe, -1 */
-  int ready_pipe;          /* fd:N readiness, -1 */
-  int notify_sock;         /* notify readiness, -1 */
-  int execed, ready_seen;
-  int not_ready;           /* stopped by ready-timeout: its end is a failure */
   uint64_t deadline;       /* monotonic ms, 0 = none */
   uint64_t spawned_at, up_at, down_at;
-  uint32_t backoff_ms;
+  char const *failure;     /* why it is failed, for status (static text) */
+  char *status_text;       /* STATUS= (STATUS_TEXT_MAX bytes), or NULL */
+  logsink log;
+  pid_t pid;               /* main process (the command itself) */
+  pid_t stop_pid;          /* a oneshot's stop-command */
+  int ready_pipe;          /* fd:N readiness, -1 */
+  int notify_sock;         /* notify readiness, -1 */
+  unsigned mark;           /* service_want()'s visit mark */
   unsigned restarts;
+  uint32_t backoff_ms;
   int last_status;         /* wait status of the last exit, -1 none */
   int fail_stage, fail_errno; /* -1 none */
-  char const *failure;     /* why it is failed, for status (static text) */
-  char status_text[128];   /* STATUS= */
-  logsink log;
+  unsigned char state;     /* enum state */
+  unsigned char wanted_up;
+  unsigned char explicit_down; /* stopped by request: do not restart */
+  unsigned char removed;   /* gone from the configuration: forget when down */
+  unsigned char execed, ready_seen;
+  unsigned char not_ready; /* stopped by ready-timeout: its end is a failure */
 } service;
 
 typedef struct supervisor_s {
@@ -104,6 +107,9 @@ uint64_t now_ms(void);
 /* service.c */
 void service_event(service *s, enum event ev, int arg);
 void service_settle_all(void);
+/* Start or stop this one service if its wanted state and dependencies
+ * allow it now (service_settle_all() does the rest). */
+void service_settle(service *s);
 service *service_by_name(char const *name);
 service *service_by_pid(pid_t pid);
 void service_want(service *s, int up);
@@ -117,6 +123,8 @@ void log_line(service *s, char const *fmt, ...) __attribute__((format(printf, 2,
 int log_file_path(service const *s, char *buf, size_t len);
 
 /* control.c */
+#define CONTROL_CLIENTS_MAX 64
+#define CONTROL_FDS_MAX (1 + CONTROL_CLIENTS_MAX)  /* the socket and its clients */
 struct pollfd;
 int control_listen(void);
 size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline);
@@ -132,6 +140,5 @@ void supervisor_refuse_command(char const *path, char const *why);
 /* Stop every service, then do action (see supervisor.action). */
 void supervisor_shutdown(int action, char const *why);
 int supervisor_run(void);
-void supervisor_read_exec_pipe(service *s);
 
 #endif

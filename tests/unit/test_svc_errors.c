@@ -421,7 +421,7 @@ static char *render(diag_list const *l, char const *path, char const *dir)
 
 static svc *load(char const *path, diag_list *diags)
 {
-  conf_ctx ctx = { ROOT, diags, 0, 0 };
+  conf_ctx ctx = { .root = ROOT, .diags = diags, .command_optional = 0, .live = 0 };
   return svc_load_file(&ctx, path);
 }
 
@@ -555,7 +555,7 @@ static size_t count_files(char const *const files[][2])
  * prints them. */
 static void load_set(char const *dir, diag_list *diags, svc_set *set, char const *what, size_t nfiles)
 {
-  conf_ctx ctx = { ROOT, diags, 0, 0 };
+  conf_ctx ctx = { .root = ROOT, .diags = diags, .command_optional = 0, .live = 0 };
   int r = svc_set_load_dir(&ctx, set, dir);
   t_ok(r == 0 && set->n == nfiles, "%s: svc_set_load_dir read %zu services (%d, %zu)", what, nfiles, r, set->n);
   svc_set_validate(&ctx, set);
@@ -614,7 +614,7 @@ static void duplicate_names(void)
   char *d1 = join(dir, "d1"), *d2 = join(dir, "d2");
   char *a = join(d1, "x.svc"), *b = join(d2, "x.svc"), *c = join(d2, "y.svc");
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { ROOT, &diags, 0, 0 };
+  conf_ctx ctx = { .root = ROOT, .diags = &diags, .command_optional = 0, .live = 0 };
   svc_set set = { 0, 0 };
   char *got;
 
@@ -655,7 +655,7 @@ static void directory_reading(void)
   char *dir = new_tmpdir();
   char *services = join(dir, "services");
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { ROOT, &diags, 0, 0 };
+  conf_ctx ctx = { .root = ROOT, .diags = &diags, .command_optional = 0, .live = 0 };
   svc_set set = { 0, 0 };
   int r;
 

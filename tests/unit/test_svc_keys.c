@@ -258,8 +258,8 @@ static void rlimit_two(svc const *s, char const *what)
        s->rlimit[RLIMIT_STACK].hard == 2u << 30, "%s: stack 2G", what);
   t_ok(s->rlimit[RLIMIT_NOFILE].set && s->rlimit[RLIMIT_NOFILE].soft == 64 &&
        s->rlimit[RLIMIT_NOFILE].hard == 64, "%s: nofile 64", what);
-  t_ueq(s->rlimit_line[RLIMIT_STACK], 2, "%s: stack set on line 2", what);
-  t_ueq(s->rlimit_line[RLIMIT_NOFILE], 3, "%s: nofile set on line 3", what);
+  t_ueq(SVC_RLIMIT_LINE(s, RLIMIT_STACK), 2, "%s: stack set on line 2", what);
+  t_ueq(SVC_RLIMIT_LINE(s, RLIMIT_NOFILE), 3, "%s: nofile set on line 3", what);
 }
 
 static void mode_noroot(svc const *s, char const *what)
@@ -509,7 +509,7 @@ static unsigned first_line_of(char const *text, conf_key const *k)
 
 static svc *load_text(char const *text, diag_list *diags)
 {
-  conf_ctx ctx = { ROOT, diags, 0, 0 };
+  conf_ctx ctx = { .root = ROOT, .diags = diags, .command_optional = 0, .live = 0 };
   char path[4096];
   snprintf(path, sizeof path, "%s/x.svc", tmpdir);
   write_file(path, text);
@@ -581,7 +581,7 @@ static void defaults(void)
   t_ueq(s->umask, 022, "defaults: umask 022");
   t_ok(!s->user && !s->group_text && !s->groups_text, "defaults: no user, group, groups as written");
   ids_are(s, 0, 0, root_groups, 2, "defaults: root, with root's groups");
-  for (i = 0; i < RLIM_NLIMITS; i++) rlimits += (s->rlimit && s->rlimit[i].set) || s->rlimit_line[i];
+  for (i = 0; i < RLIM_NLIMITS; i++) rlimits += (s->rlimit && s->rlimit[i].set) || SVC_RLIMIT_LINE(s, i);
   t_ueq(rlimits, 0, "defaults: no resource limit");
   t_ueq(s->mode, SVC_LEGACY, "defaults: mode legacy");
   t_ueq(s->securebits, 0, "defaults: securebits 0");
@@ -620,7 +620,7 @@ static void pairs(void)
   static char const *const bad[] = { "user=www", "bogus=1", "ready=fd:2" };
   static char const *const ctl[] = { "description=a\tb", "description=a\033b" };
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { ROOT, &diags, 1, 0 };
+  conf_ctx ctx = { .root = ROOT, .diags = &diags, .command_optional = 1, .live = 0 };
   svc *s;
   char *got;
 
@@ -707,7 +707,7 @@ static char *render_lines(diag_list const *l)
 
 static int load_conf(char const *root, char const *text, capinit_conf *c, diag_list *diags)
 {
-  conf_ctx ctx = { root, diags, 0, 0 };
+  conf_ctx ctx = { .root = root, .diags = diags, .command_optional = 0, .live = 0 };
   char path[4096];
   snprintf(path, sizeof path, "%s/capinit.conf", tmpdir);
   write_file(path, text);
