@@ -48,6 +48,28 @@ FIXTURE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1
 FIXTURE_LDFLAGS := -static
 endif
 
+# The flags each kind of object is built with, in a file that changes only
+# when they do: a prerequisite of those objects.  make compares only times,
+# so a change of flags alone (say, the fixtures no longer sanitized) rebuilt
+# nothing, and with `.SECONDARY:` not even a binary whose object was gone.
+FLAGS_STAMP := $(B)/.flags
+FIXTURE_FLAGS_STAMP := $(B)/.flags-fixture
+FLAGS_TEXT := $(strip $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS))
+FIXTURE_FLAGS_TEXT := $(strip $(CC) $(FIXTURE_CFLAGS) $(FIXTURE_LDFLAGS))
+$(FLAGS_STAMP): export STAMP_TEXT := $(FLAGS_TEXT)
+$(FIXTURE_FLAGS_STAMP): export STAMP_TEXT := $(FIXTURE_FLAGS_TEXT)
+ifneq ($(strip $(file <$(FLAGS_STAMP))),$(FLAGS_TEXT))
+$(FLAGS_STAMP): FORCE
+endif
+ifneq ($(strip $(file <$(FIXTURE_FLAGS_STAMP))),$(FIXTURE_FLAGS_TEXT))
+$(FIXTURE_FLAGS_STAMP): FORCE
+endif
+$(FLAGS_STAMP) $(FIXTURE_FLAGS_STAMP):
+	@mkdir -p $(@D)
+	@printf '%s\n' "$$STAMP_TEXT" > $@
+.PHONY: FORCE
+FORCE:
+
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 ENGINE_OBJ := $(B)/obj/supervise/privilege.o
@@ -99,7 +121,7 @@ $(SYSROOT_STAMP): mk/sysroot.sh | $(DEPS_STAMP)
 	@sh mk/sysroot.sh $(B)
 endif
 
-$(B)/obj/%.o: %.c | $(SYSROOT_STAMP)
+$(B)/obj/%.o: %.c $(FLAGS_STAMP) | $(SYSROOT_STAMP)
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -145,12 +167,12 @@ $(B)/tests/secbits_try: $(B)/obj-fixture/tests/secbits_try.o
 	$(say) LD $@
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
-$(B)/obj-fixture/%.o: %.c | $(SYSROOT_STAMP)
+$(B)/obj-fixture/%.o: %.c $(FIXTURE_FLAGS_STAMP) | $(SYSROOT_STAMP)
 	@mkdir -p $(@D)
 	$(say) CC $< [fixture]
 	$(Q)$(CC) $(FIXTURE_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/obj-fault/%.o: %.c | $(SYSROOT_STAMP)
+$(B)/obj-fault/%.o: %.c $(FLAGS_STAMP) | $(SYSROOT_STAMP)
 	@mkdir -p $(@D)
 	$(say) CC $< [fault]
 	$(Q)$(CC) $(ALL_CFLAGS) -DPRIV_FAULT -MMD -MP -c -o $@ $<

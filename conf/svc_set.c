@@ -84,7 +84,8 @@ int svc_set_load_services(conf_ctx *ctx, svc_set *set, char const *dir)
     return -1;
   }
   closedir(dp);
-  qsort(names, n, sizeof *names, by_name);
+  /* no *.svc file: names is NULL, and qsort(NULL, 0, ...) is undefined */
+  if (n > 1) qsort(names, n, sizeof *names, by_name);
   /* one directory's files have distinct names: each new service is only
    * compared with the ones the set held before (linear in the files) */
   first = set->n;

@@ -198,7 +198,7 @@ int supervisor_load(int initial)
   for (i = 0; i < sv.n; i++) sv.v[i]->removed = 1;
   /* by name (file names sort "a-b.svc" before "a.svc"); equal names are
    * only possible for the empty name of refused files: the last one wins */
-  qsort(set.v, set.n, sizeof *set.v, spec_by_name);
+  if (set.n > 1) qsort(set.v, set.n, sizeof *set.v, spec_by_name);
   for (j = 0; j < set.n; j++) {
     svc *spec = set.v[j];
     service *s;

@@ -24,7 +24,7 @@ static uint64_t take64(uint8_t const *p)
 int LLVMFuzzerTestOneInput(uint8_t const *data, size_t size)
 {
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { "tests/unit/root", &diags, 1, 0 };
+  conf_ctx ctx = { .root = "tests/unit/root", .diags = &diags, .command_optional = 1, .live = 0 };
   char const *pairs[64];
   char *text;
   size_t n = 0;

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(uint8_t const *data, size_t size)
 {
   static char const *const names[] = { "a.svc", "b.svc", "c.svc" };
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { "tests/unit/root", &diags, 0, 0 };
+  conf_ctx ctx = { .root = "tests/unit/root", .diags = &diags, .command_optional = 0, .live = 0 };
   svc_set set = { 0, 0 };
   char const *p = (char const *)data, *end = p + size;
   size_t i;

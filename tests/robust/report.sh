@@ -113,6 +113,14 @@ if [ -d "$R/asan" ]; then
   done
   nrep=$(ls "$R/asan/reports" 2>/dev/null | wc -l)
   echo "| **Sanitizers** | the $n robustness tests again, at \`make check\`'s scale, against the ASan + UBSan build | $nrep sanitizer reports; $bad tests with a failure ($p checks passed; RSS checks skipped: ASan's quarantine holds freed memory) | $( [ "$bad" = 0 ] && [ "$nrep" = 0 ] && echo "$p passed" || echo "**failures**") |"
+  if [ -s "$R/asan/check-asan.txt" ]; then
+    last=$(tail -n 1 "$R/asan/check-asan.txt")
+    nfiles=$(grep -c '^ok \|^FAIL \|: no test plan' "$R/asan/check-asan.txt")
+    cp=${last%% passed*}
+    cf=${last#*passed, }
+    cf=${cf%% failed*}
+    echo "| **Sanitizers: \`make check-asan\`** | the unit and system tests ($nfiles test programs) against the ASan + UBSan build, in $(cat "$R/asan/check-asan.time" 2>/dev/null || echo ?) s | $cf failed checks; sanitizer reports counted in the row above | $( [ "$cf" = 0 ] && echo "$cp passed" || echo "**$cf failed**") |"
+  fi
 fi
 
 cat <<EOF
@@ -148,6 +156,23 @@ for t in tests/robust/test_*.sh tests/system/test_faults.sh; do
   fi
   echo
 done
+
+if [ -s "$R/asan/check-asan.txt" ]; then
+  cat <<EOF
+## Sanitizers: the unit and system tests
+
+\`make check-asan\` builds everything again with clang, glibc, AddressSanitizer
+and UndefinedBehaviorSanitizer (build-asan/; the test fixtures that run set-id
+stay unsanitized) and runs the unit and system tests against it; this run
+did the same, with every sanitizer report sent to \`$R/asan/reports/\`.
+A sanitizer error aborts the program, which its test sees.
+
+EOF
+  grep '^ok \|^FAIL \|: no test plan' "$R/asan/check-asan.txt" | sed 's/^ok  */- ok: /; s/^FAIL /- **FAIL** /'
+  echo
+  echo "Total: $(tail -n 1 "$R/asan/check-asan.txt")."
+  echo
+fi
 
 if [ -s "$R/fuzz.tsv" ]; then
   cat <<EOF

@@ -8,8 +8,9 @@
 #      ROBUST_LOG_MB=100 (`make check` runs the same tests smaller)
 #   2. the fault-injection matrix, tests/system/test_faults.sh
 #   3. the same robust tests at `make check`'s scale against the ASan +
-#      UBSan build (BUILDDIR-asan, built by `make robustness`), unless
-#      ROBUST_ASAN=0
+#      UBSan build (BUILDDIR-asan, built by `make robustness`), then the
+#      unit and system tests against it (what `make check-asan` runs),
+#      unless ROBUST_ASAN=0
 #   4. each fuzz target until ROBUST_FUZZ_RUNS executions (10^7;
 #      tests/robust/fuzz_long.sh); ROBUST_FUZZ_RUNS=0 keeps the last
 #      recorded run (BUILDDIR/robust/fuzz.tsv) and quotes it with its date
@@ -87,6 +88,19 @@ if [ "${ROBUST_ASAN:-1}" != 0 ] && [ -x "$ASAN_B/bin/capinit" ]; then
       ROBUST_FLOOD_SECONDS= ROBUST_LOG_MB= ASAN_OPTIONS="log_path=$rep/asan" \
       UBSAN_OPTIONS="log_path=$rep/ubsan:print_stacktrace=1" sh "$t" "$ASAN_B"
   done
+  # make check-asan's part: the unit and system tests against the same
+  # build (tests/run prints "N passed, N failed" last)
+  echo "== unit and system tests, ASan + UBSan build ($ASAN_B): make check-asan"
+  start=$(date +%s)
+  env CAPINIT_SAN=1 TIERS=system ASAN_OPTIONS="log_path=$rep/asan" \
+    UBSAN_OPTIONS="log_path=$rep/ubsan:print_stacktrace=1" sh tests/run "$ASAN_B" > "$R/asan/check-asan.txt" 2>&1
+  echo "$(($(date +%s) - start))" > "$R/asan/check-asan.time"
+  grep -v '^ok \|^       ' "$R/asan/check-asan.txt" | sed 's/^/  /'
+  last=$(tail -n 1 "$R/asan/check-asan.txt")
+  case $last in
+    *" passed, 0 failed") ;;
+    *) failed=$((failed + 1)) ;;
+  esac
   nrep=$(ls "$R/asan/reports" | wc -l)
   if [ "$nrep" != 0 ]; then
     echo "FAIL sanitizer reports: $nrep, in $R/asan/reports"

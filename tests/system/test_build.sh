@@ -6,10 +6,12 @@ B=${1:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-make -q all B="$B" >/dev/null 2>&1
+# the sanitizer build is made with SAN=1: its flags, not the release ones
+SAN=${CAPINIT_SAN:+SAN=1}
+make -q all $SAN B="$B" >/dev/null 2>&1
 t_eq "$?" 0 "make -q: nothing left to rebuild after make"
 
-make -s install B="$B" DESTDIR="$T/dest" PREFIX=/opt/capinit >"$T/log" 2>&1
+make -s install $SAN B="$B" DESTDIR="$T/dest" PREFIX=/opt/capinit >"$T/log" 2>&1
 t_eq "$?" 0 "make install DESTDIR=... PREFIX=/opt/capinit"
 for f in sbin/capinit sbin/capctl sbin/capexec share/man/man5/capinit.svc.5 share/man/man8/capinit.8 share/man/man8/capctl.8 share/man/man8/capexec.8; do
   [ -f "$T/dest/opt/capinit/$f" ]
@@ -27,6 +29,18 @@ t_eq "$(find "$T/dest" -type f | wc -l)" 7 "nothing else installed"
   [ "$size" -le $((limit * 1024)) ]
   t_ok $? "$p is at most $limit KB ($size bytes)"
 done
+
+# the fixtures run set-id and with file capabilities (AT_SECURE), where a
+# sanitizer runtime fails ("LeakSanitizer has encountered a fatal error"):
+# built without one, in every build
+for f in probe svc_helper secbits_try; do
+  n=$(grep -c -a -e __asan_ -e __ubsan_ -e __lsan_ "$B/tests/$f")
+  t_eq "$n" 0 "fixture tests/$f carries no sanitizer runtime"
+done
+if [ -n "${CAPINIT_SAN:-}" ]; then
+  grep -q -a -e __asan_ "$B/bin/capexec"
+  t_ok $? "control: the sanitizer build's capexec carries one"
+fi
 
 for m in capinit.svc.5 capinit.8 capctl.8 capexec.8; do
   MANWIDTH=80 man --warnings -l "$B/man/$m" >"$T/page" 2>"$T/warn"
