@@ -48,6 +48,9 @@ FIXTURE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1
 FIXTURE_LDFLAGS := -static
 endif
 
+# `make` alone builds the programs and man pages (the rules below come first).
+.DEFAULT_GOAL := all
+
 # The flags each kind of object is built with, in a file that changes only
 # when they do: a prerequisite of those objects.  make compares only times,
 # so a change of flags alone (say, the fixtures no longer sanitized) rebuilt

@@ -22,6 +22,16 @@ static uint64_t flag_mask(cap_t c, cap_flag_t which)
   return m;
 }
 
+/* A valid path on a line that is not: remembered once. */
+static void refuse(filecaps *out, char const *path)
+{
+  size_t i;
+  for (i = 0; i < out->nrefused; i++)
+    if (!strcmp(out->refused[i], path)) return;
+  out->refused = xreallocarray(out->refused, out->nrefused + 1, sizeof *out->refused);
+  out->refused[out->nrefused++] = xstrdup(path);
+}
+
 static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, filecaps *out)
 {
   char *path, *text, *end;
@@ -35,6 +45,8 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
   while (*s && !isblank_(*s)) s++;
   if (!*s) {
     diag_add(diags, DIAG_ERROR, file, line, "expected 'PATH CAPTEXT' (as setcap: cap_net_raw+ep, or = for none)");
+    if (path[0] == '/' && !strstr(path, "/../") && (strlen(path) < 3 || strcmp(path + strlen(path) - 3, "/..")))
+      refuse(out, path);
     return -1;
   }
   *s++ = 0;
@@ -52,11 +64,13 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
   }
   if (!*text || strpbrk(text, " \t")) {
     diag_add(diags, DIAG_ERROR, file, line, "expected one capability text after the path (as setcap: cap_net_raw+ep)");
+    refuse(out, path);
     return -1;
   }
   c = cap_from_text(text);
   if (!c) {
     diag_add(diags, DIAG_ERROR, file, line, "invalid capability text '%s' (as setcap: cap_net_raw+ep)", text);
+    refuse(out, path);
     return -1;
   }
   f = 0;
@@ -67,6 +81,7 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
     if (eff && eff != (prm | inh)) {
       diag_add(diags, DIAG_ERROR, file, line,
                "'%s': the effective flag is one bit for a file: it must cover all its capabilities or none", text);
+      refuse(out, path);
       return -1;
     }
     out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
@@ -140,6 +155,10 @@ void filecaps_free(filecaps *f)
   free(f->v);
   f->v = 0;
   f->n = 0;
+  for (i = 0; i < f->nrefused; i++) free(f->refused[i]);
+  free(f->refused);
+  f->refused = 0;
+  f->nrefused = 0;
 }
 
 static void put32(unsigned char *p, uint32_t x)

@@ -21,6 +21,12 @@ typedef struct filecap_s {
 typedef struct filecaps_s {
   filecap *v;
   size_t n;
+  /* Paths named on a bad line (a valid path with a bad capability text):
+   * their file capabilities are neither set nor verified, so capinit
+   * refuses the services they are the command of (fail closed).  A path
+   * listed again keeps its first line, as systemd-tmpfiles does. */
+  char **refused;
+  size_t nrefused;
 } filecaps;
 
 /* Parse a manifest held in buf.  Problems go to diags as FILE:LINE:

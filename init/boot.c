@@ -203,7 +203,7 @@ void boot_modules(char const *file)
 void boot_filecaps(char const *file)
 {
   diag_list diags = { 0, 0, 0 };
-  filecaps f = { 0, 0 };
+  filecaps f = { 0, 0, 0, 0 };
   size_t i, ok = 0;
   if (access(file, F_OK) < 0) return;
   filecaps_load(&diags, file, &f);
@@ -230,7 +230,12 @@ void boot_filecaps(char const *file)
       fprintf(stderr, "capinit: warning: unable to set the file capabilities of %s (%s:%u): %s\n",
               f.v[i].path, file, f.v[i].line, strerror(errno));
     }
-    supervisor_refuse_command(f.v[i].path, "its file capabilities do not match the filecaps manifest");
+    supervisor_refuse_command(f.v[i].path, "its command's file capabilities do not match the filecaps manifest");
+  }
+  for (i = 0; i < f.nrefused; i++) {
+    fprintf(stderr, "capinit: warning: %s is named on a bad line of %s: services it is the command of are refused\n",
+            f.refused[i], file);
+    supervisor_refuse_command(f.refused[i], "its command is named on a bad line of the filecaps manifest");
   }
   fprintf(stderr, "capinit: filecaps: %zu of %zu files as the manifest says\n", ok, f.n);
   filecaps_free(&f);

@@ -54,12 +54,17 @@ int mkdir_p(char const *path, mode_t mode)
 
 void supervisor_refuse_command(char const *path, char const *why)
 {
-  char **v = realloc(sv.bad_commands, (sv.nbad_commands + 1) * sizeof *v);
-  (void)why;
-  if (!v) return;
-  sv.bad_commands = v;
-  v[sv.nbad_commands] = strdup(path);
-  if (v[sv.nbad_commands]) sv.nbad_commands++;
+  bad_command *v = realloc(sv.bad_commands, (sv.nbad_commands + 1) * sizeof *v);
+  char *copy = v ? strdup(path) : 0;
+  if (v) sv.bad_commands = v;
+  if (!copy) {
+    /* fail closed: a refusal that cannot be remembered refuses all */
+    fprintf(stderr, "capinit: fatal: out of memory: every service is refused\n");
+    sv.bad_commands_lost = 1;
+    return;
+  }
+  v[sv.nbad_commands].path = copy;
+  v[sv.nbad_commands++].why = why;
 }
 
 /* What the machine cannot give a spec: refuse it, with the reason. */
@@ -68,9 +73,9 @@ static char const *cannot_run(svc const *spec)
   size_t i;
   if (sv.no_securebits && spec->securebits) return "the kernel has no per-process securebits";
   if (sv.no_ambient && spec->caps) return "the kernel has no ambient capabilities";
+  if (sv.bad_commands_lost) return "out of memory at boot (the filecaps manifest's refusals are unknown)";
   for (i = 0; spec->argv && i < sv.nbad_commands; i++)
-    if (!strcmp(spec->argv[0], sv.bad_commands[i]))
-      return "its command's file capabilities do not match the filecaps manifest";
+    if (!strcmp(spec->argv[0], sv.bad_commands[i].path)) return sv.bad_commands[i].why;
   return 0;
 }
 

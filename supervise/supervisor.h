@@ -78,6 +78,11 @@ typedef struct service_s {
   unsigned char not_ready; /* stopped by ready-timeout: its end is a failure */
 } service;
 
+typedef struct bad_command_s {
+  char *path;
+  char const *why;         /* static text: "its command ..." */
+} bad_command;
+
 typedef struct supervisor_s {
   char const *confdir, *rundir;
   capinit_conf conf;
@@ -93,8 +98,9 @@ typedef struct supervisor_s {
   int action;              /* after the shutdown: RB_AUTOBOOT, RB_POWER_OFF,
                               RB_HALT_SYSTEM (machine), or 0: exit */
   int no_securebits, no_ambient;  /* the kernel lacks them */
-  char **bad_commands;     /* files whose file capabilities are wrong */
+  bad_command *bad_commands; /* files whose file capabilities are wrong */
   size_t nbad_commands;
+  int bad_commands_lost;   /* one could not be recorded: refuse all */
   char **emergency_shell;
   uint64_t started_ms;     /* capinit's start, for the boot-to-ready time */
   int ready_reported;

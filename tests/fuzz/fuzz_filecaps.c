@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(uint8_t const *data, size_t size);
 int LLVMFuzzerTestOneInput(uint8_t const *data, size_t size)
 {
   diag_list diags = { 0, 0, 0 };
-  filecaps f = { 0, 0 };
+  filecaps f = { 0, 0, 0, 0 };
   size_t i;
   unsigned char x[20];
   filecaps_parse(&diags, "filecaps", (char const *)data, size, &f);

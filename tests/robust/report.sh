@@ -237,9 +237,10 @@ Not failures, but what a reader of these figures should know:
   rotate the service's own lines out.
 - The control socket takes 64 clients at once; a reader in the control
   group can hold them all (idle ones are dropped after 10 s).
-- A bad line of the filecaps manifest is skipped whole: the file it names
-  is neither set nor verified, and services using it are not refused.  After
-  21 errors the rest of the manifest is not read.
+- A bad line of the filecaps manifest is skipped whole.  When it names a
+  valid path, the services whose command that file is are refused (its
+  file capabilities are neither set nor verified); a line without a usable
+  path names nothing.  After 21 errors the rest of the manifest is not read.
 - RLIMIT_NPROC never applies to uid 0 (the kernel exempts root): the test
   runs capinit as uid 4242 with every capability but cap_sys_admin and
   cap_sys_resource.

@@ -113,7 +113,7 @@ static char *render_kept(filecaps const *fc)
 static void check_case(manifest const *c)
 {
   diag_list d = { 0, 0, 0 };
-  filecaps fc = { 0, 0 };
+  filecaps fc = { 0, 0, 0, 0 };
   unsigned errors = filecaps_parse(&d, "filecaps", c->text, c->len, &fc);
   char *got = render_diags(&d), *kept = render_kept(&fc);
   size_t i, nwant = 0;
@@ -140,13 +140,45 @@ static void check_case(manifest const *c)
   diag_free(&d);
 }
 
+/* A valid path on a bad line is remembered (capinit refuses the services
+ * it is the command of); a path listed twice keeps its first line and is
+ * not refused; a line without a usable path names nothing. */
+static void check_refused(void)
+{
+  static char const text[] =
+    "/bin/a cap_net_raw+ep\n"
+    "/bin/b cap_bogus+ep\n"
+    "/bin/b cap_net_raw+e\n"
+    "/bin/c cap_net_raw+ep extra\n"
+    "/bin/a cap_chown+p\n"
+    "bin/d cap_net_raw+ep\n"
+    "/bin/../e cap_net_raw+ep\n"
+    "/bin/f\n";
+  diag_list d = { 0, 0, 0 };
+  filecaps fc = { 0, 0, 0, 0 };
+  char buf[256] = "", *names = buf;
+  size_t i;
+  unsigned errors = filecaps_parse(&d, "filecaps", text, sizeof text - 1, &fc);
+  for (i = 0; i < fc.nrefused; i++) {
+    strcat(names, i ? " " : "");
+    strcat(names, fc.refused[i]);
+  }
+  t_ueq(errors, 7, "refusals: 7 bad lines");
+  t_streq(names, "/bin/b /bin/c /bin/f", "refusals: the valid paths of lines with a bad or no capability text, once each");
+  t_ok(fc.n == 1 && !strcmp(fc.v[0].path, "/bin/a") && fc.v[0].line == 1,
+       "... /bin/a, listed again, keeps its first line and is not refused");
+  filecaps_free(&fc);
+  t_ok(fc.nrefused == 0 && !fc.refused, "... filecaps_free() empties the list");
+  diag_free(&d);
+}
+
 /* After CONF_DIAG_MAX + 1 errors the parser stops: the rest is not read. */
 static void check_too_many(void)
 {
   size_t n = CONF_DIAG_MAX + 5, i;
   char *buf = malloc(32 * (n + 2)), *p = buf;
   diag_list d = { 0, 0, 0 };
-  filecaps fc = { 0, 0 };
+  filecaps fc = { 0, 0, 0, 0 };
   unsigned errors;
   if (!buf) bail("malloc", "");
   p += sprintf(p, "%s", GOOD_A);
@@ -167,7 +199,7 @@ static void check_long_line(void)
   size_t n = CONF_LINE_MAX + 1;
   char *buf = malloc(n + 64);
   diag_list d = { 0, 0, 0 };
-  filecaps fc = { 0, 0 };
+  filecaps fc = { 0, 0, 0, 0 };
   char *got;
   if (!buf) bail("malloc", "");
   memcpy(buf, "/bin/", 5);
@@ -188,7 +220,7 @@ static void check_files(void)
 {
   char dir[] = "/tmp/capinit-test.XXXXXX", path[128];
   diag_list d = { 0, 0, 0 };
-  filecaps fc = { 0, 0 };
+  filecaps fc = { 0, 0, 0, 0 };
   char *got, *buf;
   int fd, r;
   if (!mkdtemp(dir)) bail("mkdtemp", dir);
@@ -249,6 +281,7 @@ int main(void)
 {
   size_t i;
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
+  check_refused();
   check_too_many();
   check_long_line();
   check_files();
