@@ -55,6 +55,28 @@ static int belongs(service const *s, pid_t pid)
   return s->pid > 0 && (pid == s->pid || getsid(pid) == s->pid);
 }
 
+/* Foreign and malformed messages are ignored.  Any uid may send them (the
+ * socket is 0666), so logging each would let anyone push a service's own
+ * lines out of its log: at most one such line a second (for all
+ * services), which counts the ones left out since the previous line. */
+static void ignored(service *s, int pid, char const *why)
+{
+  static uint64_t quiet_until;
+  static unsigned long left_out;
+  uint64_t now = now_ms();
+  if (now < quiet_until) {
+    left_out++;
+    return;
+  }
+  quiet_until = now + 1000;
+  if (left_out)
+    log_line(s, "capinit: notify message from pid %d ignored: %s (and %lu more foreign or malformed ones since the last such line)",
+             pid, why, left_out);
+  else
+    log_line(s, "capinit: notify message from pid %d ignored: %s", pid, why);
+  left_out = 0;
+}
+
 void notify_read(service *s)
 {
   char buf[NOTIFY_MSG_MAX + 1];
@@ -82,11 +104,11 @@ void notify_read(service *s)
           c->cmsg_len == CMSG_LEN(sizeof cred))
         memcpy(&cred, CMSG_DATA(c), sizeof cred);
     if (!cred.pid || !belongs(s, cred.pid)) {
-      log_line(s, "capinit: notify message from pid %d, not a process of this service: ignored", (int)cred.pid);
+      ignored(s, (int)cred.pid, "not a process of this service");
       continue;
     }
     if ((mh.msg_flags & MSG_TRUNC) || (size_t)r > NOTIFY_MSG_MAX || notify_parse(buf, (size_t)r, &m) < 0) {
-      log_line(s, "capinit: malformed notify message from pid %d: ignored", (int)cred.pid);
+      ignored(s, (int)cred.pid, "malformed");
       continue;
     }
     if (m.has_status && (s->status_text || (s->status_text = malloc(STATUS_TEXT_MAX))))

@@ -233,8 +233,9 @@ Not failures, but what a reader of these figures should know:
   target's owner and mode are not checked, nor are those of a regular
   service file: whoever may write the file defines the service.
 - Any uid may send to a service's notify socket (0666): foreign messages
-  are ignored, but each is logged in that service's log, so a flood can
-  rotate the service's own lines out.
+  are ignored and noted in the service's log at most once a second, each
+  note counting the ones left out, so a flood cannot push the service's
+  own lines out of its log.
 - The control socket takes 64 clients at once; a reader in the control
   group can hold them all (idle ones are dropped after 10 s).
 - A bad line of the filecaps manifest is skipped whole.  When it names a

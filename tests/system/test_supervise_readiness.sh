@@ -124,7 +124,7 @@ t_ok $? "notify: READY=1 from a child in the service's session is accepted"
 t_eq "$(sv_field nchild status)" "from-child" "notify: and its STATUS= too"
 t_eq "$(sv_field nf state)" "starting" "notify-foreign: READY=1 from another session is ignored: still starting"
 line=$(grep 'notify message from pid' "$T/log/nf.log" | head -n 1)
-fpid=$(echo "$line" | sed -n 's/.*notify message from pid \([0-9]*\), not a process of this service: ignored$/\1/p')
+fpid=$(echo "$line" | sed -n 's/.*notify message from pid \([0-9]*\) ignored: not a process of this service$/\1/p')
 t_ok "$([ -n "$fpid" ]; echo $?)" "notify-foreign: the log says the message was ignored, and from which pid ($fpid)"
 nfpid=$(sv_field nf pid)
 sid=$(nsh "cat /proc/$fpid/stat" | sed 's/^.*) //' | cut -d' ' -f4)
