@@ -30,6 +30,7 @@
 #include "supervisor.h"
 
 #define CLIENTS_MAX CONTROL_CLIENTS_MAX
+#define CLIENTS_RESERVED 8   /* for clients that may change services */
 #define CLIENT_IDLE_MS 10000u
 #define QUEUE_MAX (8u << 20)  /* bytes of replies waiting for one client */
 #define ACCEPT_PAUSE_MS 100u
@@ -467,6 +468,13 @@ static int holds_our_caps(pid_t pid)
 
 /* ------------------------------------------------------------ the loop */
 
+static void busy(int fd)
+{
+  char const text[] = "error: too many clients";
+  send(fd, text, sizeof text - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+  close(fd);
+}
+
 static void accept_clients(void)
 {
   for (;;) {
@@ -482,15 +490,24 @@ static void accept_clients(void)
       return;
     }
     if (nclients == CLIENTS_MAX || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
-      char const busy[] = "error: too many clients";
-      send(fd, busy, sizeof busy - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-      close(fd);
+      busy(fd);
       continue;
     }
-    c = &clients[nclients++];
+    c = &clients[nclients];
     memset(c, 0, sizeof *c);
     c->fd = fd;
     c->may_change = cred.uid == 0 && holds_our_caps(cred.pid);
+    /* the last slots are kept for those who may change services: readers
+     * (the control group, a powerless uid 0) cannot lock them out */
+    if (!c->may_change) {
+      size_t i, others = 0;
+      for (i = 0; i < nclients; i++) others += !clients[i].may_change;
+      if (others >= CLIENTS_MAX - CLIENTS_RESERVED) {
+        busy(fd);
+        continue;
+      }
+    }
+    nclients++;
     c->may_read = cred.uid == 0;
     if (!c->may_read && sv.conf.control_group_set) {
       c->may_read = cred.gid == sv.conf.control_gid;

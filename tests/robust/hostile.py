@@ -9,6 +9,9 @@
 #                          then hold the connection SECONDS; prints "sent N"
 #   many SOCK N            hold N idle connections; the reply to "status" on
 #                          one more; close them; the reply on a new one
+#   hold SOCK N SECONDS    open N idle connections, count those told "too
+#                          many clients" at once, hold the others SECONDS;
+#                          prints "held H refused R" (before the wait)
 #   types SOCK             connect as SOCK_STREAM and SOCK_DGRAM: the errors
 #   notify PATH N KIND     N datagrams to a notify socket, KIND ready |
 #                          garbage | big | fds; prints "sent S refused R"
@@ -92,6 +95,22 @@ elif verb == "many":
     s = connect(path)
     s.send(b"status nosuch")
     print(" | ".join(replies(s)))
+elif verb == "hold":
+    path, n, secs = args[0], int(args[1]), float(args[2])
+    conns = [connect(path) for _ in range(n)]
+    time.sleep(0.3)
+    held = refused = 0
+    for s in conns:
+        s.setblocking(False)
+        try:
+            r = s.recv(65536)
+            refused += r.startswith(b"error: too many clients")
+        except BlockingIOError:
+            held += 1
+    print("held %d refused %d" % (held, refused), flush=True)
+    time.sleep(secs)
+    for s in conns:
+        s.close()
 elif verb == "types":
     for name, kind in (("stream", socket.SOCK_STREAM), ("dgram", socket.SOCK_DGRAM)):
         try:

@@ -236,8 +236,11 @@ Not failures, but what a reader of these figures should know:
   are ignored and noted in the service's log at most once a second, each
   note counting the ones left out, so a flood cannot push the service's
   own lines out of its log.
-- The control socket takes 64 clients at once; a reader in the control
-  group can hold them all (idle ones are dropped after 10 s).
+- The control socket takes 64 clients at once, of which readers (the
+  control group, a powerless uid 0) get at most 56: the last 8 are kept
+  for clients that may change services.  Idle clients are dropped after
+  10 s.  A client outside capinit's PID namespace (its pid reads 0) is
+  trusted as that namespace's uid 0: capinit cannot read its capabilities.
 - A bad line of the filecaps manifest is skipped whole.  When it names a
   valid path, the services whose command that file is are refused (its
   file capabilities are neither set nor verified); a line without a usable

@@ -6,7 +6,8 @@
 #      also from uid 0 of a user namespace that nobody made
 #   2. control socket abuse beyond test_supervise_control.sh's 12 bad
 #      requests: descriptors passed along, a client that never reads,
-#      64 idle clients, wrong socket types, path-like names
+#      64 idle clients, 8 of the 64 slots kept from readers, wrong socket
+#      types, path-like names
 #   3. notify sockets (any uid may send; test_supervise_readiness.sh has a
 #      foreign process of the service's own tree): READY=1 from outside,
 #      floods of garbage, oversized datagrams, passed descriptors
@@ -97,6 +98,19 @@ wait $stall
 $H many "$T/run/control" 64 > "$T/many.out"
 t_eq "$(sed -n 1p "$T/many.out")" "error: too many clients" "64 idle clients: the 65th is told 'too many clients'"
 t_eq "$(sed -n 2p "$T/many.out")" "error: unknown service 'nosuch'" "... once they close, requests are served again"
+# a reader (here a uid 0 without capabilities, inside capinit's PID
+# namespace, where capinit can read its capabilities: it may read, not
+# change) gets at most 56 of the 64 slots: the last 8 are kept for clients
+# that may change services
+POWERLESS="setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all"
+sv_in $POWERLESS $H hold "$T/run/control" 64 4 > "$T/hold.out" &
+hold=$!
+rb_until 10 test -s "$T/hold.out"
+t_eq "$(cat "$T/hold.out")" "held 56 refused 8" "a uid 0 without capabilities opens 64 clients: 56 are held, 8 told 'too many clients'"
+$H many "$T/run/control" 8 > "$T/many2.out"
+t_eq "$(tr '\n' ,  < "$T/many2.out")" "error: too many clients,error: unknown service 'nosuch'," \
+  "... while it holds them, root gets the 8 kept slots (the 9th is refused) and is served"
+wait $hold
 t_eq "$($H types "$T/run/control" | tr '\n' ' ')" "stream: Protocol wrong type for socket dgram: Protocol wrong type for socket " \
   "SOCK_STREAM and SOCK_DGRAM clients cannot connect (EPROTOTYPE)"
 $H raw "$T/run/control" 'stop ../../etc/passwd' 'log ../../../etc/shadow' 'status /etc/passwd' 'start web/../web' > "$T/paths.out"
@@ -251,5 +265,5 @@ t_eq "$(sed -n 's/^[^ ]*Z //p' "$T/log/lsfd.log")" "fds: 0 1 2 3" \
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
 
-echo "# summary: hostile input: 8 changing requests from uid 65534 and 2 from a user namespace's uid 0 refused, 200 requests carrying 3200 descriptors, a client that never reads, 65 clients, 5801 foreign notify datagrams (500 carrying 8000 descriptors; noted in $ign log lines), $((nfiles - 4)) hostile service files (21 refused, links followed, 6 not service files), an inherited descriptor: no state changed, no descriptor kept or passed on"
+echo "# summary: hostile input: 8 changing requests from uid 65534 and 2 from a user namespace's uid 0 refused, 200 requests carrying 3200 descriptors, a client that never reads, 65 clients, 64 from a reader (56 held, 8 kept for root), 5801 foreign notify datagrams (500 carrying 8000 descriptors; noted in $ign log lines), $((nfiles - 4)) hostile service files (21 refused, links followed, 6 not service files), an inherited descriptor: no state changed, no descriptor kept or passed on"
 t_done
