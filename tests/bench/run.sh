@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/bench/run.sh BUILDDIR full|quick -- capinit against s6, runit and
+# tests/bench/run.sh BUILDDIR full|quick|report -- capinit against s6, runit and
 # the physical limit (tests/bench/baseline.c).  make bench and make
 # bench-quick run it, as root, after building what it needs.
 #
@@ -15,34 +15,61 @@
 # fresh `unshare --pid --fork --mount-proc`, measured from inside by
 # tests/bench/nsrun.c (see there for each metric).
 #
+# Then, with the machine otherwise idle, the root-free appliance boots in
+# QEMU (TCG) BENCH_BOOTS times, one at a time: the stock image (rootfs/,
+# cpio), built into the scratch directory by rootfs/build.sh from the same
+# capinit right after the snapshot of the binaries, booted by
+# `rootfs/qemu.sh boot` (make boot's command line; HOST_PORT=0: any free
+# port for its httpd forward) under tests/bench/bootwatch.c, which reads
+# the console: capinit's "all N services ready X ms after capinit started"
+# (its own clock), the host's CLOCK_MONOTONIC from QEMU's start to that
+# line, then "poweroff" typed on the console and the time to QEMU's exit.
+#
 #   full   N = 10 100 1000 3000, every metric at every N, 5 rounds with a
 #          warm-up for each N, 10 s idle window, 30 restarts, 3 pairs;
-#          writes docs/benchmarks.md and docs/bench-{coldstart,memory}.svg
+#          3 QEMU boots (about 17 s with the image on an idle machine,
+#          more under load); writes
+#          docs/benchmarks.md and docs/bench-{coldstart,memory}.svg
 #   quick  N = 10 100 1000, every metric at N = 1000, cold starts at the
 #          others, the peers' privileged variant up to N = 100, 1 round,
 #          one warm-up (N = 10), 3 s idle window, 5 restarts, 1 pair (about
-#          a minute); prints the ratio table only
+#          a minute); no QEMU boot (one would add about 8 s on an idle
+#          machine, image included, and far more under load, would say
+#          little alone, and would make bench-quick need QEMU, the kernel
+#          package and the image); prints the ratio table only
+#   report the report of BUILDDIR/bench-results.txt again (no run)
 #
-# Overrides (for experiments): BENCH_NS, BENCH_FULLN (the N with every
-# metric), BENCH_ROUNDS, BENCH_IDLE_MS, BENCH_TRIALS, BENCH_PAIRS,
+# Overrides (for experiments): BENCH_NS (none: no supervisor run, only
+# the boots), BENCH_FULLN (the N with every metric), BENCH_ROUNDS,
+# BENCH_IDLE_MS, BENCH_TRIALS, BENCH_PAIRS,
 # BENCH_SUPS (default "baseline capinit s6 runit"),
 # BENCH_RUNSCRIPT (execline or sh: the peers' run scripts; execline),
-# BENCH_OUT (where the full mode writes; docs).  Raw results are kept in
+# BENCH_BOOTS (QEMU boots; 3 in full mode, 0 in quick; 0: none; in quick
+# mode they need make image's inputs: make image first), BENCH_IMAGE (boot
+# this image directory, e.g. build/appliance after make image FORMAT=ext4,
+# instead of building one), BENCH_OUT (where the full mode writes; docs).
+# The boots alone, without touching docs/:
+#   BENCH_NS=none BENCH_OUT=/tmp/benchout sh tests/bench/run.sh build full
+# (it still replaces BUILDDIR/bench-results.txt; results without a
+# supervisor run never replace docs/benchmarks.md: without BENCH_OUT the
+# report only prints its table).  Raw results are kept in
 # BUILDDIR/bench-results.txt.  A failed sanity check (a service count not
-# reached, a wrong privileged state, a supervisor that did not start) stops
-# everything with a message and exit status 1.
+# reached, a wrong privileged state, a supervisor that did not start, a
+# boot that did not reach ready or power off cleanly) stops everything
+# with a message and exit status 1.
 set -u
 B=${1:-build}
 MODE=${2:-quick}
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "$B" && pwd)
 case $MODE in
-  full) ns="10 100 1000 3000"; fulln=$ns; warm=each; rounds=5; idle_ms=10000; trials=30; pairs=3; micro=2000; peers_priv_max=1000000 ;;
-  quick) ns="10 100 1000"; fulln=1000; warm=first; rounds=1; idle_ms=3000; trials=5; pairs=1; micro=300; peers_priv_max=100 ;;
-  report) ns=; fulln=; warm=; rounds=; idle_ms=; trials=; pairs=; micro=; peers_priv_max= ;;  # the report of BUILDDIR/bench-results.txt
+  full) ns="10 100 1000 3000"; fulln=$ns; warm=each; rounds=5; idle_ms=10000; trials=30; pairs=3; micro=2000; peers_priv_max=1000000; boots=3 ;;
+  quick) ns="10 100 1000"; fulln=1000; warm=first; rounds=1; idle_ms=3000; trials=5; pairs=1; micro=300; peers_priv_max=100; boots=0 ;;
+  report) ns=; fulln=; warm=; rounds=; idle_ms=; trials=; pairs=; micro=; peers_priv_max=; boots=0 ;;  # the report of BUILDDIR/bench-results.txt
   *) echo "bench: usage: run.sh BUILDDIR full|quick|report" >&2; exit 100 ;;
 esac
 ns=${BENCH_NS:-$ns}
+[ "$ns" = none ] && ns=
 fulln=${BENCH_FULLN:-$fulln}
 pairs=${BENCH_PAIRS:-$pairs}
 rounds=${BENCH_ROUNDS:-$rounds}
@@ -51,14 +78,30 @@ trials=${BENCH_TRIALS:-$trials}
 sups=${BENCH_SUPS:-baseline capinit s6 runit}
 runscript=${BENCH_RUNSCRIPT:-execline}
 out_dir=${BENCH_OUT:-docs}
+[ "$MODE" = report ] || boots=${BENCH_BOOTS:-$boots}
+image=${BENCH_IMAGE:-}
+ROOT=$(cd "$HERE/../.." && pwd)
 
 die() { echo "bench: fatal: $*" >&2; exit 1; }
+progress() { printf '%s' "$*" >&2; }
 [ "$(id -u)" = 0 ] || die "must run as root (PID namespaces, setpriv, uid 65534)"
 for f in "$B/bin/capinit" "$B/bench/svc_record" "$B/bench/baseline" "$B/bench/nsrun" \
   "$B/bench/privsyscalls" /usr/bin/s6-svscan /usr/bin/runsvdir /usr/bin/setpriv \
   /usr/lib/execline/bin/execlineb; do
   [ -x "$f" ] || die "$f is missing (make bench builds and installs everything)"
 done
+case $boots in '' | *[!0-9]*) die "BENCH_BOOTS must be a number (0: no QEMU boot)" ;; esac
+if [ "$boots" -gt 0 ]; then
+  [ -x "$B/bench/bootwatch" ] || die "$B/bench/bootwatch is missing (make bench builds it)"
+  command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make bench and make image install it)"
+  if [ -n "$image" ]; then
+    image=$(cd "$image" 2>/dev/null && pwd) && [ -f "$image/format" ] || die "BENCH_IMAGE: no image in ${BENCH_IMAGE} (make image)"
+  else
+    for f in "$B/rootfs/pinger" "$B/debs/busybox-static/bin/busybox" "$B/debs/linux-image.name"; do
+      [ -e "$f" ] || die "$f is missing: the QEMU boots need make image's inputs (make bench builds them; or make image first, or BENCH_BOOTS=0)"
+    done
+  fi
+fi
 
 T=$(mktemp -d /tmp/capinit-bench.XXXXXX) || exit 1
 chmod 755 "$T"  # the privileged services (uid 65534) open $T/fifo
@@ -90,6 +133,22 @@ trap 'exit 130' INT TERM
 mkdir "$T/bin"
 cp "$B/bin/capinit" "$B/bench/svc_record" "$B/bench/baseline" "$B/bench/nsrun" \
   "$B/bench/privsyscalls" "$T/bin/" || die "unable to copy the binaries"
+# The image the boots use, from the same capinit (rootfs/build.sh takes
+# BUILDDIR's binaries: built now, and compared with the snapshot).
+if [ "$boots" -gt 0 ]; then
+  cp "$B/bench/bootwatch" "$T/bin/" || die "unable to copy bootwatch"
+  if [ -z "$image" ]; then
+    image=$T/appliance
+    progress "bench: building the appliance image for the QEMU boots (rootfs/build.sh -f cpio)..."
+    sh "$ROOT/rootfs/build.sh" -f cpio "$B" "$image" >"$T/image.log" 2>&1 || {
+      sed 's/^/  /' "$T/image.log" >&2
+      die "rootfs/build.sh failed"
+    }
+    cmp -s "$B/bin/capinit" "$T/bin/capinit" || die "$B/bin/capinit changed while the image was built: run again"
+    progress " done
+"
+  fi
+fi
 capinit_rev=$(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown)
 REC=$T/bin/svc_record
 FIFO=$T/fifo
@@ -217,15 +276,13 @@ run_one() {
   grep -v -x done "$T/res.txt" | sed "s|^|$n $r ${label:-$v} $sup |" >>"$RES"
 }
 
-progress() { printf '%s' "$*" >&2; }
-
 # ------------------------------------------------------------ the rounds
 
 measure() {
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: $MODE: N = $ns (every metric at N = $fulln; cold start only at the others);" \
   "$rounds round(s) + warm-up; idle window $idle_ms ms; $trials restarts; $pairs capinit plain/privileged pair(s);" \
-  "run scripts: $runscript; load average: $load_start" >&2
+  "run scripts: $runscript; $boots QEMU boot(s) after them; load average: $load_start" >&2
 t_start=$(date +%s)
 warmed=
 for n in $ns; do
@@ -281,6 +338,7 @@ for n in $ns; do
 "
   rm -rf "$T/n$n"
 done
+[ "$boots" -gt 0 ] && boot_runs
 echo "bench: done in $(($(date +%s) - t_start)) s; raw results in $RES" >&2
 
 cap_size=$(wc -c <"$T/bin/capinit")
@@ -306,7 +364,53 @@ ver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
   echo "meta runscript $runscript"
   echo "meta date $(date -u +%Y-%m-%d)"
   echo "meta duration_s $(($(date +%s) - t_start))"
+  if [ "$boots" -gt 0 ]; then
+    echo "meta boots $boots"
+    echo "meta boot_duration_s $boot_s"
+    echo "meta boot_load $boot_load"
+    echo "meta boot_image $(cat "$image/format"), $boot_image_files, $boot_image_bytes bytes"
+    echo "meta boot_kernel_pkg $(cat "$B/debs/linux-image.name" 2>/dev/null || echo unknown)"
+    # from QEMU's own command line (bootwatch read it in /proc)
+    q=" $(cat "$T/qemu_cmdline") "
+    echo "meta boot_kernel $(basename "$(echo "$q" | sed -n 's/.* -kernel \([^ ]*\) .*/\1/p')")"
+    echo "meta boot_accel $(echo "$q" | sed -n 's/.* -accel \([^ ]*\) .*/\1/p')"
+    echo "meta boot_mem_mb $(echo "$q" | sed -n 's/.* -m \([^ ]*\) .*/\1/p')"
+    echo "meta boot_append $(echo "$q" | sed -n 's/.* -append \(.*\) $/\1/p')"
+    echo "meta qemu $(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version //p')"
+  fi
 } >>"$RES"
+}
+
+# boot_runs: BENCH_BOOTS boots of the appliance, one at a time; appends
+# "boot K key value" lines to $RES (tests/bench/bootwatch.c's keys)
+boot_runs() {
+  boot_load=$(cut -d' ' -f1-3 /proc/loadavg)
+  boot_t0=$(date +%s)
+  boot_image_files=$(cd "$image" && ls initramfs.cpio.gz rootfs.* stage1.cpio.gz 2>/dev/null | tr '\n' ' ' | sed 's/ $//; s/ / + /g')
+  boot_image_bytes=$(cd "$image" && cat initramfs.cpio.gz rootfs.* stage1.cpio.gz 2>/dev/null | wc -c)
+  progress "bench: QEMU boots of the appliance ($(cat "$image/format"), TCG; load average $boot_load):"
+  k=1
+  while [ "$k" -le "$boots" ]; do
+    HOST_PORT=0 "$T/bin/bootwatch" -o "$T/console.log" -T 300 -- sh "$ROOT/rootfs/qemu.sh" boot "$B" "$image" \
+      >"$T/boot.txt" 2>"$T/boot.err"
+    st=$?
+    if [ $st != 0 ]; then
+      echo >&2
+      echo "bench: QEMU boot $k failed (bootwatch exit $st):" >&2
+      sed 's/^/  /' "$T/boot.txt" "$T/boot.err" >&2
+      echo "  last lines of the console:" >&2
+      tr -d '\r' <"$T/console.log" | tail -n 15 | sed 's/^/  | /' >&2
+      exit 1
+    fi
+    sed -n 's/^qemu_cmdline //p' "$T/boot.txt" >"$T/qemu_cmdline"
+    grep -v '^qemu_cmdline ' "$T/boot.txt" | sed "s|^|boot $k |" >>"$RES"
+    progress " $k: $(awk '$1 == "ready_ms" { r = $2 } $1 == "wall_ready_ns" { w = $2 } $1 == "poweroff_ns" { o = $2 }
+      END { printf "ready %s ms (guest), %.2f s (wall), power-off %.2f s", r, w / 1e9, o / 1e9 }' "$T/boot.txt");"
+    k=$((k + 1))
+  done
+  boot_s=$(($(date +%s) - boot_t0))
+  progress "
+"
 }
 
 [ "$MODE" = report ] || measure
@@ -314,13 +418,20 @@ ver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
 # ---------------------------------------------------------------- report
 
 awk -v what=table -f "$HERE/report.awk" "$RES" || exit 1
-if [ "$MODE" != quick ]; then
+if [ "$MODE" != quick ] && [ -z "${BENCH_OUT:-}" ] && ! grep -q '^[0-9]' "$RES"; then
+  # only boots (BENCH_NS=none): never replace docs/ with that
+  echo "bench: no supervisor run in $RES: $out_dir/benchmarks.md left alone (BENCH_OUT=DIR writes this report there)" >&2
+elif [ "$MODE" != quick ]; then
   awk -v what=markdown -f "$HERE/report.awk" "$RES" >"$T/benchmarks.md" || exit 1
   if [ -f "$HERE/notes.md" ]; then cat "$HERE/notes.md" >>"$T/benchmarks.md"; fi
   mkdir -p "$out_dir"
   cp "$T/benchmarks.md" "$out_dir/benchmarks.md"
-  awk -v what=plot_cold -f "$HERE/report.awk" "$RES" >"$T/cold.dat"
-  awk -v what=plot_mem -f "$HERE/report.awk" "$RES" >"$T/mem.dat"
-  sh "$HERE/plot.sh" "$T/cold.dat" "$T/mem.dat" "$out_dir" || die "gnuplot failed"
-  echo "bench: wrote $out_dir/benchmarks.md, $out_dir/bench-coldstart.svg, $out_dir/bench-memory.svg" >&2
+  if grep -q '^[0-9]' "$RES"; then  # supervisor runs (not only boots): the plots
+    awk -v what=plot_cold -f "$HERE/report.awk" "$RES" >"$T/cold.dat"
+    awk -v what=plot_mem -f "$HERE/report.awk" "$RES" >"$T/mem.dat"
+    sh "$HERE/plot.sh" "$T/cold.dat" "$T/mem.dat" "$out_dir" || die "gnuplot failed"
+    echo "bench: wrote $out_dir/benchmarks.md, $out_dir/bench-coldstart.svg, $out_dir/bench-memory.svg" >&2
+  else
+    echo "bench: wrote $out_dir/benchmarks.md (no supervisor run: no plot)" >&2
+  fi
 fi

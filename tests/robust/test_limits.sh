@@ -1,23 +1,39 @@
 #!/bin/sh
-# Fork failure and descriptor exhaustion: a service that needs restarting
-# while capinit cannot spawn backs off (restart-delay, doubling up to
-# restart-delay-max) instead of failing for good or spinning; capinit stays
-# up, answers, and leaves a steady service alone; once the resource is back
-# the service runs again, with no manual action.
+# Descriptor and process shortages: a service that needs restarting while
+# capinit cannot spawn it, or while its child cannot reach the command,
+# backs off (restart-delay, doubling up to restart-delay-max) instead of
+# failing for good or spinning; capinit stays up, answers, and leaves a
+# steady service alone; once the resource is back the service runs again,
+# with no manual action.
 #   1. EMFILE in capinit: RLIMIT_NOFILE (soft) at its lowest free
-#      descriptor: pipe2 fails before the fork.  A control client waiting
-#      meanwhile must not make capinit spin, and is answered once the limit
-#      is raised.
-#   2. EMFILE in the child, between fork and exec (the limit at the third
-#      lowest free descriptor: the parent gets its pipe, the child cannot
-#      open /dev/null): a shortage, not a refusal.
+#      descriptor.  A spawn opens a descriptor only for what capinit does
+#      not hold yet: one /dev/null serves every service, a service's log
+#      pipe (and ready = notify's socket) is kept across its restarts, but
+#      a ready = fd:N service gets a new readiness pipe at each spawn.  So
+#      crash (ready = fd:3) cannot be spawned: pipe2 fails before the
+#      clone.  A control client waiting meanwhile must not make capinit
+#      spin, and is answered once the limit is raised.  Positive control,
+#      at the same limit: services that have run once, with log = file
+#      (their pipe exists) and log = none, still restart: neither the spawn
+#      nor its child opens a descriptor.
+#   2. A shortage in the child, between clone and exec: RLIMIT_NPROC of the
+#      service's uid.  The service runs as uid 4243 with rlimit-nproc = 1
+#      while two other processes of uid 4243 run.  setresuid does not fail
+#      (the kernel never refuses it for RLIMIT_NPROC); it sets
+#      PF_NPROC_EXCEEDED, and execve then fails with EAGAIN: "start failed
+#      at stage exec: ... Resource temporarily unavailable", a warning.  A
+#      shortage, not a refusal: the service backs off and retries (starting
+#      or backoff, never failed) and runs once those processes are gone.
+#      Two of them, not one: the kernel (checked on 6.18) flags the switch
+#      only when the uid already has more processes than the limit (1 > 1
+#      is false: with one, the service runs).
 #   3. RLIMIT_NPROC: never enforced for uid 0 (the kernel exempts root), so
 #      capinit runs as uid 4242 with every capability but cap_sys_admin and
 #      cap_sys_resource (through capexec), its soft RLIMIT_NPROC lowered to 1:
 #      clone fails with EAGAIN.
 #   4. pids.max (cgroup v1 pids controller, if mounted): root capinit's
 #      cgroup full: clone fails with EAGAIN.
-# Only the soft limits are changed: this environment has no
+# Only capinit's soft limits are changed: this environment has no
 # cap_sys_resource, so a lowered hard limit could not be raised again.
 B=${1:-build}
 . tests/lib.sh
@@ -27,8 +43,11 @@ CAPEXEC=$(pwd)/$B/bin/capexec
 HZ=$(getconf CLK_TCK)
 sv_init
 
+# crash is ready when it writes a newline to fd 3, then runs 500 ms and
+# exits 1: every spawn makes a readiness pipe in capinit
 svc crash <<EOF
-command = $HELPER run 500 1 $T/crash.stamps
+command = /bin/sh -c "echo >&3; exec $HELPER run 500 1 $T/crash.stamps"
+ready = fd:3
 restart-delay = 100ms
 restart-delay-max = 400ms
 EOF
@@ -36,12 +55,16 @@ svc steady <<EOF
 command = $HELPER stamp /dev/null
 EOF
 
-ran() { wc -l < "$T/crash.stamps" 2>/dev/null || echo 0; }
+ran() { # [NAME]: how many times NAME (crash) has run: its stamps
+  if [ -e "$T/${1:-crash}.stamps" ]; then wc -l < "$T/${1:-crash}.stamps"; else echo 0; fi
+}
 said() { grep -c -- "$1" "$T/capinit.out"; }
 said_at_least() { [ "$(said "$2")" -ge "$1" ]; }
 ran_more_than() { [ "$(ran)" -gt "$1" ]; }
-# wait until crash is up (its command running) and hold still: no spawn in
-# flight, so capinit's descriptors are those of its rest
+ran_at_least() { [ "$(ran "$1")" -ge "$2" ]; } # NAME N
+# wait until crash is up (ready: its readiness pipe read and closed) and
+# hold still: no spawn in flight, so capinit's descriptors are those of its
+# rest
 crash_up_quiet() {
   rb_until 10 sh -c "[ \"\$('$CAPCTL' status crash -r '$T/run' | awk 'NR == 2 { print \$2 }')\" = up ]" || return 1
   sleep 0.1
@@ -73,22 +96,48 @@ spin_ticks() { # PID SECONDS: capinit's CPU ticks over that time
   echo $(($(rb_cpu "$1") - c0))
 }
 as4242() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
+kill_blockers() {
+  [ -n "${blocker1:-}" ] && kill "$blocker1" "$blocker2" 2>/dev/null && wait "$blocker1" "$blocker2" 2>/dev/null
+  blocker1='' blocker2=''
+}
 
 # ------------------------------------------------ 1. EMFILE in capinit
+# the positive control: restarts that need no descriptor (section 1 only)
+svc logged <<EOF
+command = $HELPER run 300 1 $T/logged.stamps
+log = file
+restart-delay = 100ms
+restart-delay-max = 400ms
+EOF
+svc mute <<EOF
+command = $HELPER run 300 1 $T/mute.stamps
+log = none
+restart-delay = 100ms
+restart-delay-max = 400ms
+EOF
 sv_start
 t_ok $? "capinit starts"
 sv_wait steady up 5
 pid=$(sv_pid)
 steady_pid=$(sv_field steady pid)
+# each has run (and exited) once: crash's and logged's pipes and log files
+# are open, /dev/null too
 rb_until 10 said_at_least 1 'crash: exited 1'
+rb_until 10 said_at_least 1 'logged: exited 1'
+rb_until 10 said_at_least 1 'mute: exited 1'
+t_eq "$(ls "$T/log")" "crash.log
+logged.log" "control: crash and logged have run once (their log files exist), mute (log = none) too"
 crash_up_quiet
 L=$(quiet_free_fd 1)
 soft=$(prlimit --pid "$pid" --nofile --noheadings -o SOFT)
 prlimit --pid "$pid" --nofile="$L":
 t_eq "$(prlimit --pid "$pid" --nofile --noheadings -o SOFT | tr -d ' ')" "$L" "capinit's RLIMIT_NOFILE lowered to its lowest free descriptor ($L)"
-n0=$(said "crash: warning: unable to spawn: $EMFILE_TEXT")
-rb_until 10 said_at_least $((n0 + 3)) "crash: warning: unable to spawn: $EMFILE_TEXT"
-t_ok $? "crash cannot be spawned: 'warning: unable to spawn: No file descriptors available', 3 times"
+l0=$(ran logged) m0=$(ran mute)
+n0=$(said "crash: warning: unable to spawn: $EMFILE_TEXT") d0=$(said 'crash: died after 0 ms')
+# each failure is two lines: "unable to spawn", then "died after 0 ms"
+rb_until 10 said_at_least $((n0 + 3)) "crash: warning: unable to spawn: $EMFILE_TEXT" &&
+  rb_until 10 said_at_least $((d0 + 3)) 'crash: died after 0 ms'
+t_ok $? "crash (a readiness pipe per spawn) cannot be spawned: 'warning: unable to spawn: No file descriptors available', 3 times"
 t_eq "$(grep 'crash: died after 0 ms: restarting in' "$T/capinit.out" | tail -n 3 | sed 's/.*restarting in //' | tr '\n' ' ')" \
   "400 ms 400 ms 400 ms " "... each time it backs off (restart-delay-max 400 ms), it does not fail for good"
 ticks=$(spin_ticks "$pid" 2)
@@ -99,44 +148,98 @@ ticks=$(spin_ticks "$pid" 2)
 t_ok $([ "$ticks" -le $((HZ / 10)) ] && echo 0 || echo 1) \
   "a control client waiting while capinit has no descriptor left does not make it spin (${ticks} ticks of CPU in 2 s)"
 t_eq "$(sv_in sh -c "kill -0 $steady_pid && echo alive")" alive "steady is still running"
+# the same limit, all along: logged and mute restart by themselves
+rb_until 10 ran_at_least logged $((l0 + 3)) && rb_until 10 ran_at_least mute $((m0 + 3))
+t_ok $? "at the same limit, logged (log = file, its pipe held) and mute (log = none) restart: $l0 -> $(ran logged) and $m0 -> $(ran mute) runs"
+t_eq "$(grep -c -e 'logged: .*unable to spawn' -e 'logged: .*start failed' -e 'mute: .*unable to spawn' -e 'mute: .*start failed' "$T/capinit.out")" 0 \
+  "... no 'unable to spawn' or 'start failed' for either: the spawn and its child open no descriptor"
+n1=$(said "crash: warning: unable to spawn: $EMFILE_TEXT")
+t_ok $([ "$(prlimit --pid "$pid" --nofile --noheadings -o SOFT | tr -d ' ')" = "$L" ] && [ "$n1" -gt $((n0 + 3)) ] && echo 0 || echo 1) \
+  "... while the limit was still $L and crash still could not be spawned ($((n1 - n0)) times)"
 before=$(ran)
 prlimit --pid "$pid" --nofile="$soft":
 wait "$client"
 t_eq "$?:$(awk 'NR == 2 { print $1, $2 }' "$T/client.out")" "0:steady up" "limit raised: the waiting client gets its answer (steady up)"
 rb_until 10 ran_more_than "$before"
 t_ok $? "limit raised: crash runs again by itself ($before -> $(ran) runs)"
+sv_wait crash up 5
+t_ok $? "... and is up again (ready on its fd 3)"
 t_eq "$(sv_field steady pid) $(sv_field steady restarts)" "$steady_pid 0" "steady kept its pid through it all"
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
+rm -f "$T/c/services/logged.svc" "$T/c/services/mute.svc"
 
-# ------------------------------------------------ 2. EMFILE in the child
+# ------------------------------------------------ 2. RLIMIT_NPROC in the child
+# uid 4243: no passwd entry, no process; two processes of it hold its
+# count above the service's rlimit-nproc = 1
+mv "$T/c/services/crash.svc" "$T/crash.svc.off"
+svc nproc <<EOF
+command = $HELPER stamp $T/nproc.stamps
+user = 4243
+group = 4243
+groups =
+rlimit-nproc = 1
+restart-delay = 100ms
+restart-delay-max = 400ms
+EOF
+t_eq "$(ps -o pid= -u 4243 | wc -l)" 0 "control: no process of uid 4243 before"
+: > "$T/nproc.stamps"
+chmod 666 "$T/nproc.stamps"  # the service's uid may write its stamps
+setpriv --reuid=4243 --regid=4243 --clear-groups sleep 120 &
+blocker1=$!
+setpriv --reuid=4243 --regid=4243 --clear-groups sleep 120 &
+blocker2=$!
+trap 'kill_blockers; sv_cleanup' EXIT
+# shellcheck disable=SC2016
+rb_until 5 sh -c '[ "$(ps -o pid= -u 4243 | wc -l)" = 2 ]'
+t_ok $? "two processes of uid 4243 run (sleep, through setpriv)"
 : > "$T/capinit.out"
 sv_start
 sv_wait steady up 5
 pid=$(sv_pid)
 steady_pid=$(sv_field steady pid)
-rb_until 10 said_at_least 1 'crash: exited 1'
-crash_up_quiet
-# the parent's exec-status pipe takes the 2 lowest free descriptors; the
-# child's /dev/null would take the third
-L=$(quiet_free_fd 3)
-soft=$(prlimit --pid "$pid" --nofile --noheadings -o SOFT)
-prlimit --pid "$pid" --nofile="$L":
-rb_until 10 said_at_least 1 "crash: .*start failed at stage session.*$EMFILE_TEXT"
-t_ok $? "the child cannot set up its stdio: start failed at stage session (No file descriptors available)"
-sleep 1.5
-st=$(sv_field crash state)
-t_ok $([ "$st" = backoff ] || [ "$st" = starting ] && echo 0 || echo 1) \
-  "... a shortage, not a refusal: crash backs off and retries (state $st, not failed)"
-t_ok $([ "$(said 'crash: .*start failed at stage session')" -ge 2 ] && echo 0 || echo 1) \
-  "... it was retried ($(said 'crash: .*start failed at stage session') attempts in 1.5 s)"
-before=$(ran)
-prlimit --pid "$pid" --nofile="$soft":
-rb_until 10 ran_more_than "$before"
-t_ok $? "limit raised: crash runs again by itself ($before -> $(ran) runs)"
+NPROC_FAIL="nproc: warning: start failed at stage exec: unable to execute $HELPER: Resource temporarily unavailable"
+rb_until 10 said_at_least 3 "$NPROC_FAIL"
+t_ok $? "the child cannot execute the command: 'warning: start failed at stage exec: ... Resource temporarily unavailable', 3 times"
+t_eq "$(grep -e 'nproc: .*start failed' -e 'nproc: .*unable to spawn' -e 'nproc: fatal' "$T/capinit.out" | grep -cvF "$NPROC_FAIL")" 0 \
+  "... every failure is that one (setresuid succeeded), none fatal, the clone itself never failed"
+rb_until 10 said_at_least 4 'nproc: died after'
+t_eq "$(grep 'nproc: died after' "$T/capinit.out" | head -n 4 | sed 's/.*: died after [0-9]* ms: restarting in //' | tr '\n' ' ')" \
+  "100 ms 200 ms 400 ms 400 ms " "... each time it backs off: 100, 200, 400, 400 ms (restart-delay, doubling up to restart-delay-max)"
+# nproc's lines: each failure, then the child's exit 126 (the last exit
+# may not be written yet)
+t_eq "$(grep 'service nproc: ' "$T/capinit.out" | awk -v f="$NPROC_FAIL" '
+  p { if ($0 !~ /nproc: exited 126 after [0-9]* ms$/) bad++; p = 0 }
+  index($0, f) { n++; p = 1 }
+  END { print bad + 0, (n - p >= 3) }')" "0 1" \
+  "... each failure followed by the child's exit 126"
+states='' k=0
+a0=$(said "$NPROC_FAIL")
+while [ $k -lt 30 ]; do
+  states="$states $(sv_field nproc state)"
+  sleep 0.05
+  k=$((k + 1))
+done
+# shellcheck disable=SC2086
+states=$(printf '%s\n' $states | sort -u | paste -sd' ' -)
+t_ok $(case " $states " in "  " | *" failed "* | *" up "* | *" down "* | *" stopping "*) echo 1 ;; *) echo 0 ;; esac) \
+  "... a shortage, not a refusal: over 1.5 s nproc is only ever: $states (starting or backoff, never failed)"
+t_ok $([ "$(said "$NPROC_FAIL")" -gt "$a0" ] && echo 0 || echo 1) "... and is retried meanwhile ($a0 -> $(said "$NPROC_FAIL") attempts)"
+t_eq "$(ran nproc) $(kill -0 "$blocker1" "$blocker2" && echo alive)" "0 alive" "... its command never ran (no stamp); the two processes of uid 4243 still run"
+ticks=$(spin_ticks "$pid" 2)
+t_ok $([ "$ticks" -le $((HZ / 10)) ] && echo 0 || echo 1) "... capinit does not spin (${ticks} ticks of CPU in 2 s)"
+kill_blockers
+sv_wait nproc up 5
+t_ok $? "the two processes gone: nproc runs by itself (up)"
+nproc_pid=$(sv_field nproc pid)
+rb_until 5 ran_at_least nproc 1
+t_eq "$(ran nproc) $(cut -d' ' -f3 "$T/nproc.stamps" 2>/dev/null) $(sv_in sed -n 's/^Uid:\t//p' /proc/"$nproc_pid"/status | tr '\t' ' ')" \
+  "1 $nproc_pid 4243 4243 4243 4243" "... once, as uid 4243"
 t_eq "$(sv_field steady pid) $(sv_field steady restarts)" "$steady_pid 0" "steady kept its pid"
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
+rm -f "$T/c/services/nproc.svc"
+mv "$T/crash.svc.off" "$T/c/services/crash.svc"
 
 # ------------------------------------------------ 3. RLIMIT_NPROC
 # every capability this process has, but cap_sys_admin and cap_sys_resource
@@ -156,7 +259,8 @@ steady_pid=$(sv_field steady pid)
 rb_until 10 said_at_least 1 'crash: exited 1'
 as4242 prlimit --pid "$pid" --nproc=1:
 t_eq "$(as4242 prlimit --pid "$pid" --nproc --noheadings -o SOFT | tr -d ' ')" 1 "capinit's soft RLIMIT_NPROC lowered to 1 (uid 4242 has 1 process: capinit)"
-rb_until 10 said_at_least 3 'crash: warning: unable to spawn: Resource temporarily unavailable'
+rb_until 10 said_at_least 3 'crash: warning: unable to spawn: Resource temporarily unavailable' &&
+  rb_until 10 said_at_least 3 'crash: died after 0 ms'
 t_ok $? "crash cannot be spawned: 'warning: unable to spawn: Resource temporarily unavailable', 3 times"
 t_eq "$(grep 'crash: died after 0 ms: restarting in' "$T/capinit.out" | tail -n 1 | sed 's/.*restarting in //')" \
   "400 ms" "... it backs off (restart-delay-max 400 ms)"
@@ -203,5 +307,5 @@ else
   t_ok 0 "pids.max # SKIP no writable cgroup v1 pids controller at $CG"
 fi
 
-echo "# summary: limits: EMFILE in capinit and in the child, RLIMIT_NPROC (uid 4242), pids.max: the service backed off and ran again once the limit was raised, capinit never spun, the steady service kept its pid"
+echo "# summary: limits: EMFILE in capinit (a readiness pipe per spawn; log = file and log = none restarts need no descriptor), RLIMIT_NPROC of a service's uid (execve EAGAIN in the child), RLIMIT_NPROC of capinit (uid 4242), pids.max: the service backed off and ran again once the limit was raised, capinit never spun, the steady service kept its pid"
 t_done
