@@ -251,7 +251,10 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
   char what[256];
   rlimit_name const *rl;
   switch (f->stage) {
-    case STAGE_SESSION: snprintf(buf, len, "create a new session"); break;
+    case STAGE_SESSION:
+      if (f->arg == PRIV_ARG_STDIO) snprintf(buf, len, "set up the standard descriptors (0, 1, 2) and the readiness descriptor");
+      else snprintf(buf, len, "create a new session");
+      break;
     case STAGE_SIGNALS: snprintf(buf, len, "reset signal dispositions and mask"); break;
     case STAGE_DIRECTORY:
       snprintf(buf, len, "change directory to %s", s->directory ? s->directory : "/");

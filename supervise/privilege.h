@@ -25,8 +25,13 @@ extern char const *const priv_stage_names[STAGE_COUNT];
 typedef struct priv_fail_s {
   int stage;               /* enum priv_stage */
   int err;                 /* errno */
-  int arg;                 /* the capability or RLIMIT_* resource, or -1 */
+  int arg;                 /* the capability or RLIMIT_* resource, or -1;
+                              PRIV_ARG_STDIO at stage session: the
+                              launcher's own setup of descriptors 0, 1, 2
+                              and the readiness descriptor failed */
 } priv_fail;
+
+#define PRIV_ARG_STDIO (-2)
 
 /* What to apply besides the privilege stages. */
 enum {

@@ -115,13 +115,16 @@ static char child_stack[128 * 1024] __attribute__((aligned(16)));
 static int child_main(void *arg)
 {
   child *c = arg;
+  /* the descriptor limit the services get first: the readiness
+   * descriptor's number must fit under it, whatever capinit's is now */
+  if (sv.nofile.rlim_max) syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &sv.nofile, 0);
   if (syscall(SYS_dup2, c->null, 0) < 0 || syscall(SYS_dup2, c->out, 1) < 0 ||
       syscall(SYS_dup2, c->out, 2) < 0 ||
       (c->ready_fd >= 0 && syscall(SYS_dup2, c->ready_fd, c->spec->ready_fd) < 0)) {
     c->f.stage = STAGE_SESSION;
     c->f.err = errno;
+    c->f.arg = PRIV_ARG_STDIO;
   } else {
-    if (sv.nofile.rlim_max) syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &sv.nofile, 0);
     priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, c->argv, c->env, &c->f);
   }
   syscall(SYS_exit, 126);
@@ -204,7 +207,7 @@ static void start(service *s)
     return;
   }
   s->execed = s->ready_seen = s->not_ready = 0;
-  s->fail_stage = s->fail_errno = -1;
+  s->fail_stage = s->fail_errno = s->fail_arg = -1;
   s->failure = 0;
   free(s->status_text);
   s->status_text = 0;
@@ -220,6 +223,7 @@ static void start(service *s)
   service_event(s, EV_SPAWNED, 0);
   if (f.stage >= 0 && f.stage < STAGE_COUNT) {
     s->fail_errno = f.err;
+    s->fail_arg = f.arg;
     s->failure = "a privilege stage failed";
     service_event(s, EV_SPAWN_FAILED, f.stage);
   } else {
@@ -294,14 +298,14 @@ void service_event(service *s, enum event ev, int arg)
       if (arg >= 0 && shortage(s->fail_errno)) {
         /* out of descriptors, memory or processes: not the spec's fault;
          * the child's exit (EV_EXITED) backs off and retries */
-        priv_fail f = { arg, s->fail_errno, -1 };
+        priv_fail f = { arg, s->fail_errno, s->fail_arg };
         errno = s->fail_errno;
         say(s, "warning: ", "start failed at stage %s: unable to %s: %s", priv_stage_names[arg],
             priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));
         return;
       }
       if (arg >= 0) {
-        priv_fail f = { arg, s->fail_errno, -1 };
+        priv_fail f = { arg, s->fail_errno, s->fail_arg };
         errno = s->fail_errno;
         say(s, "fatal: ", "start failed at stage %s: unable to %s: %s", priv_stage_names[arg],
             priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));

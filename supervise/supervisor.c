@@ -87,7 +87,7 @@ static service *service_new(svc *spec)
   s->ready_pipe = s->notify_sock = -1;
   s->log.pipe = s->log.wpipe = s->log.file = -1;
   s->last_status = -1;
-  s->fail_stage = s->fail_errno = -1;
+  s->fail_stage = s->fail_errno = s->fail_arg = -1;
   s->backoff_ms = spec->restart_delay_ms;
   s->wanted_up = spec->enabled && !spec->refused;
   if (spec->refused) {

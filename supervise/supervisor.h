@@ -52,7 +52,7 @@ typedef struct logsink_s {
 #define STATUS_TEXT_MAX 128  /* STATUS= text, with its NUL */
 
 /* One per service; capinit keeps thousands, so the fields are ordered to
- * pack (168 bytes: malloc's 192-byte class). */
+ * pack (176 bytes: malloc's 192-byte class). */
 typedef struct service_s {
   svc *spec;
   svc *next_spec;          /* reload: takes effect at the next start */
@@ -70,6 +70,7 @@ typedef struct service_s {
   uint32_t backoff_ms;
   int last_status;         /* wait status of the last exit, -1 none */
   int fail_stage, fail_errno; /* -1 none */
+  int fail_arg;            /* priv_fail.arg of the failed stage */
   unsigned char state;     /* enum state */
   unsigned char wanted_up;
   unsigned char explicit_down; /* stopped by request: do not restart */
