@@ -30,14 +30,8 @@ img=$3
 out=${4:-$img/run}
 die() { echo "rootfs/qemu.sh: fatal: $*" >&2; exit 111; }
 
-pkg=$(cat "$B/debs/linux-image.name" 2>/dev/null) || die "no kernel: run sh tests/qemu/kernel.sh $B"
-kernel=$(echo "$B/debs/$pkg"/boot/vmlinuz-*)
-[ -f "$kernel" ] || die "no kernel in $B/debs/$pkg"
-# the same kernel uncompressed, when tests/qemu/kernel.sh made it: QEMU
-# boots it through PVH, without the bzImage's slow decompression under
-# TCG (BOOT_KERNEL=vmlinuz boots the bzImage itself)
-vmlinux=$B/debs/$pkg/boot/vmlinux-${kernel##*/vmlinuz-}
-[ "${BOOT_KERNEL:-vmlinux}" = vmlinux ] && [ -s "$vmlinux" ] && kernel=$vmlinux
+. "$(dirname "$0")/qemu_common.sh"
+qemu_kernel "$B" 2>/dev/null || die "$(qemu_kernel "$B" 2>&1)"
 format=$(cat "$img/format" 2>/dev/null) || die "no image in $img (make image)"
 append="console=ttyS0 quiet panic=-1"
 case $format in
@@ -68,34 +62,8 @@ case $mode in
   *) die "unknown mode $mode (boot or run)" ;;
 esac
 
-limit=${RUN_TIMEOUT:-60}
-mkdir -p "$out"
-rm -f "$out/console.log" "$out/console.txt" "$out/results.txt" "$out/qemu.err"
-: > "$out/console.log"
-ms() { date +%s%3N; }
-t0=$(ms)
-qemu-system-x86_64 -accel tcg -m 256 -nodefaults -no-user-config -display none \
-  -no-reboot -netdev user,id=net0 -device virtio-net-pci,netdev=net0,romfile= \
-  -serial "file:$out/console.log" -serial "file:$out/results.txt" \
-  -kernel "$kernel" "$@" -append "$append" 2>"$out/qemu.err" &
-qpid=$!
-# never leave a QEMU behind, whatever stops this script
-trap 'kill -KILL "$qpid" 2>/dev/null' EXIT
-trap 'exit 130' INT TERM
-end=exit
-while kill -0 "$qpid" 2>/dev/null; do
-  if [ $(( $(ms) - t0 )) -ge $((limit * 1000)) ]; then
-    end=timeout
-    kill -KILL "$qpid" 2>/dev/null || true
-    break
-  fi
-  sleep 0.1
-done
-rc=0
-wait "$qpid" || rc=$?
-trap - EXIT INT TERM
-wall=$(( $(ms) - t0 ))
-tr -d '\r' < "$out/console.log" > "$out/console.txt" 2>/dev/null || true
+qemu_watch "$out" "${RUN_TIMEOUT:-60}" 0 -netdev user,id=net0 -device virtio-net-pci,netdev=net0,romfile= \
+  -kernel "$kernel" "$@" -append "$append"
 echo "run: end=$end qemu_rc=$rc wall_ms=$wall kernel=${kernel##*/}"
 [ ! -s "$out/qemu.err" ] || sed 's/^/# qemu: /' "$out/qemu.err" >&2
 [ "$end" != timeout ]
