@@ -134,19 +134,17 @@ static int spec_by_name(void const *a, void const *b)
 }
 
 /* sv.v is sorted by name (service_by_name searches it).  Add the new
- * services fresh[0..n), themselves sorted by name, keeping the order. */
-static void merge_fresh(service **fresh, size_t n)
+ * services fresh[0..n), themselves sorted by name, keeping the order.
+ * -1 when out of memory: nothing added. */
+static int merge_fresh(service **fresh, size_t n)
 {
   static size_t cap;
   size_t i, j, k;
-  if (!n) return;
+  if (!n) return 0;
   if (sv.n + n > cap) {
     size_t want = (sv.n + n) + (sv.n + n) / 2;
     service **v = realloc(sv.v, want * sizeof *v);
-    if (!v) {
-      fprintf(stderr, "capinit: fatal: out of memory\n");
-      exit(111);
-    }
+    if (!v) return -1;
     sv.v = v;
     cap = want;
   }
@@ -159,6 +157,19 @@ static void merge_fresh(service **fresh, size_t n)
     else sv.v[--k] = fresh[--j];
   }
   sv.n += n;
+  return 0;
+}
+
+/* Out of memory for new services: they are not loaded (PID 1 goes on
+ * with the ones it has). */
+static void drop_fresh(service **fresh, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++) {
+    fprintf(stderr, "capinit: warning: service %s: out of memory: not loaded\n", fresh[i]->spec->name);
+    svc_free(fresh[i]->spec);
+    free(fresh[i]);
+  }
 }
 
 /* (Re)read the configuration: new services start, removed ones stop,
@@ -169,6 +180,7 @@ int supervisor_load(int initial)
   conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
   capinit_conf conf;
   svc_set set = { 0, 0 };
+  service **fresh = 0;
   char path[4096];
   size_t i, j, nfresh = 0;
 
@@ -204,6 +216,7 @@ int supervisor_load(int initial)
   /* by name (file names sort "a-b.svc" before "a.svc"); equal names are
    * only possible for the empty name of refused files: the last one wins */
   if (set.n > 1) qsort(set.v, set.n, sizeof *set.v, spec_by_name);
+  if (set.n) fresh = malloc(set.n * sizeof *fresh);
   for (j = 0; j < set.n; j++) {
     svc *spec = set.v[j];
     service *s;
@@ -245,19 +258,23 @@ int supervisor_load(int initial)
       }
       continue;
     }
-    s = service_new(spec);
+    s = fresh ? service_new(spec) : 0;
     if (!s) {
       fprintf(stderr, "capinit: warning: service %s: out of memory: not loaded\n", spec->name);
       svc_free(spec);
       continue;
     }
-    set.v[nfresh++] = (svc *)s;  /* the slot of a spec already taken */
+    fresh[nfresh++] = s;
   }
-  merge_fresh((service **)set.v, nfresh);
+  free(set.v);
+  if (merge_fresh(fresh, nfresh) < 0) {
+    drop_fresh(fresh, nfresh);
+    nfresh = 0;
+  }
   /* an enabled service brings up what it depends on, enabled or not */
   for (i = 0; i < nfresh; i++)
-    if (((service *)set.v[i])->wanted_up) service_want((service *)set.v[i], 1);
-  free(set.v);
+    if (fresh[i]->wanted_up) service_want(fresh[i], 1);
+  free(fresh);
   for (i = 0; i < sv.n; i++)
     if (sv.v[i]->removed) service_want(sv.v[i], 0);
   return 0;

@@ -203,11 +203,23 @@ cat <<'EOF'
 
 Bugs found while writing these tests, fixed, and guarded by them:
 
-- A transient shortage between fork and exec (no descriptor left for the
-  child's /dev/null: EMFILE; also ENFILE, ENOMEM, EAGAIN) was taken for a
-  deterministic privilege-stage failure: the service stayed `failed` for
-  good, even once descriptors were back.  It is now a warning; the
-  service backs off and is retried (`test_limits.sh`, case 2).
+- A transient shortage between fork and exec (then: no descriptor left for
+  the child's /dev/null: EMFILE; also ENFILE, ENOMEM, EAGAIN) was taken
+  for a deterministic privilege-stage failure: the service stayed `failed`
+  for good, even once descriptors were back.  It is now a warning; the
+  service backs off and is retried.  The child now opens no descriptor at
+  all (capinit keeps one /dev/null, and the stage that failed is written
+  into capinit's memory), so the case is tested with RLIMIT_NPROC: the
+  kernel makes `execve` fail with EAGAIN when the service's uid has too
+  many processes (`test_limits.sh`, case 2).
+- A manifest line naming a valid path with a bad capability text left that
+  file's capabilities unset and unverified, and its services ran with
+  whatever the file had: they are now refused (`test_qemu_filecaps.sh`).
+- A flood of foreign notify messages (any uid may send) filled the
+  service's log with one line each, rotating its own lines out: they are
+  now noted at most once a second, with a count (`test_hostile.sh`).
+- Control-group readers could hold all 64 control slots: the last 8 are
+  now kept for clients that may change services (`test_hostile.sh`).
 - With no descriptor left, a control client waiting in the listen queue
   made capinit spin at 100 % CPU (poll reported the socket, accept failed
   with EMFILE, again and again).  The socket now leaves the poll for 100 ms
