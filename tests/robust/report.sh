@@ -80,7 +80,7 @@ if [ -f "$R/test_log_load.tap" ]; then
   echo "| | a service writing $(fig test_log_load mb) MB to its log ($(fig test_log_load mbps) MB/s) while 4 others are killed and restarted ($(fig test_log_load restarts) restarts during the write) | $(num "$(fig test_log_load lines)") lines logged, $(fig test_log_load dropped) dropped; restart latency median/p90/max $(fig test_log_load alone) ms alone, $(fig test_log_load loaded) ms during the write | $(checks test_log_load) |"
 fi
 if [ -f "$R/test_limits.tap" ]; then
-  echo "| **Limits** | no descriptor left (RLIMIT_NOFILE: in capinit, and in the child between fork and exec), no process left (RLIMIT_NPROC; a cgroup's pids.max) when a service must be restarted | the service backs off and runs again by itself once the limit is raised; capinit never spins, answers its clients, leaves the other services alone | $(checks test_limits) |"
+  echo "| **Limits** | no descriptor left in capinit (RLIMIT_NOFILE) for a spawn that needs one, and spawns that need none; too many processes for the service's uid (RLIMIT_NPROC: execve fails with EAGAIN in the child); no process left for capinit (RLIMIT_NPROC; a cgroup's pids.max) when a service must be restarted | the service backs off and runs again by itself once the limit is raised, never \`failed\`; capinit never spins, answers its clients, leaves the other services alone | $(checks test_limits) |"
 fi
 # --- faults
 if [ -f "$R/test_faults.tap" ]; then
@@ -93,7 +93,7 @@ if [ -f "$R/test_hostile.tap" ]; then
   echo "| **Bad input** | $(sed -n 's/^# summary: hostile input: \(.*\): no state changed.*/\1/p' "$R/test_hostile.tap") | no state changed, no descriptor kept or passed on, every bad file refused under a name that forges nothing | $(checks test_hostile) |"
 fi
 if [ -f "$R/test_qemu_filecaps.tap" ]; then
-  echo "| | capinit as PID 1 (QEMU) with a filecaps manifest of garbage: binary bytes, relative and '..' paths, unknown capabilities, a partial effective flag, a duplicate, CRLF | each bad line reported with its number and skipped; the good lines applied; services run with exactly what those give; clean power-off | $(checks test_qemu_filecaps) |"
+  echo "| | capinit as PID 1 (QEMU) with a filecaps manifest of garbage: binary bytes, relative and '..' paths, unknown capabilities, a partial effective flag, a duplicate, CRLF | each bad line reported with its number and skipped; the good lines applied; services run with exactly what those give; a service whose command is named on a bad line refused (fail closed); clean power-off | $(checks test_qemu_filecaps) |"
 fi
 # --- fuzzing
 if [ -s "$R/fuzz.tsv" ]; then
