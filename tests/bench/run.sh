@@ -32,7 +32,7 @@
 #          docs/benchmarks.md and docs/bench-{coldstart,memory}.svg
 #   quick  N = 10 100 1000, every metric at N = 1000, cold starts at the
 #          others, the peers' privileged variant up to N = 100, 1 round,
-#          one warm-up (N = 10), 3 s idle window, 5 restarts, 1 pair (about
+#          one warm-up (N = 10), 3 s idle window, 5 restarts, 5 pairs (about
 #          a minute); no QEMU boot (one would add about 8 s on an idle
 #          machine, image included, and far more under load, would say
 #          little alone, and would make bench-quick need QEMU, the kernel
@@ -64,7 +64,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "$B" && pwd)
 case $MODE in
   full) ns="10 100 1000 3000"; fulln=$ns; warm=each; rounds=5; idle_ms=10000; trials=30; pairs=3; micro=2000; peers_priv_max=1000000; boots=3 ;;
-  quick) ns="10 100 1000"; fulln=1000; warm=first; rounds=1; idle_ms=3000; trials=5; pairs=1; micro=300; peers_priv_max=100; boots=0 ;;
+  quick) ns="10 100 1000"; fulln=1000; warm=first; rounds=1; idle_ms=3000; trials=5; pairs=5; micro=300; peers_priv_max=100; boots=0 ;;
   report) ns=; fulln=; warm=; rounds=; idle_ms=; trials=; pairs=; micro=; peers_priv_max=; boots=0 ;;  # the report of BUILDDIR/bench-results.txt
   *) echo "bench: usage: run.sh BUILDDIR full|quick|report" >&2; exit 100 ;;
 esac
