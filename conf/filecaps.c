@@ -32,6 +32,13 @@ static void refuse(filecaps *out, char const *path)
   out->refused[out->nrefused++] = xstrdup(path);
 }
 
+/* A path with a ".." component (in the middle or at the end). */
+static int has_dotdot(char const *path)
+{
+  size_t n = strlen(path);
+  return strstr(path, "/../") || (n >= 3 && !strcmp(path + n - 3, "/.."));
+}
+
 static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, filecaps *out)
 {
   char *path, *text, *end;
@@ -45,8 +52,7 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
   while (*s && !isblank_(*s)) s++;
   if (!*s) {
     diag_add(diags, DIAG_ERROR, file, line, "expected 'PATH CAPTEXT' (as setcap: cap_net_raw+ep, or = for none)");
-    if (path[0] == '/' && !strstr(path, "/../") && (strlen(path) < 3 || strcmp(path + strlen(path) - 3, "/..")))
-      refuse(out, path);
+    if (path[0] == '/' && !has_dotdot(path)) refuse(out, path);
     return -1;
   }
   *s++ = 0;
@@ -58,7 +64,7 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
     diag_add(diags, DIAG_ERROR, file, line, "'%s': expected an absolute path", path);
     return -1;
   }
-  if (strstr(path, "/../") || (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/.."))) {
+  if (has_dotdot(path)) {
     diag_add(diags, DIAG_ERROR, file, line, "'%s': '..' is not allowed in a path", path);
     return -1;
   }
