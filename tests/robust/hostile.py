@@ -1,5 +1,6 @@
 # tests/robust/hostile.py VERB ARGS -- the hostile clients of
-# tests/robust/test_hostile.sh, on capinit's control and notify sockets.
+# tests/robust/test_hostile.sh, on capinit's control and notify sockets
+# (tests/system/test_supervise_control.sh uses `raw`).
 #   raw SOCK REQ...        one request per argument (Python escapes), on a
 #                          new connection each; the replies, records cut
 #                          at their first tab, joined by " | ", one line each

@@ -21,32 +21,8 @@ EOF
 snap() { sv_ctl status --json | "$PY" "$T/snap.py"; }
 
 # one raw request per argument (Python escapes), the replies joined by " | "
-cat > "$T/raw.py" <<'EOF'
-import codecs, socket, sys
-for arg in sys.argv[2:]:
-    msg = codecs.escape_decode(arg.encode())[0]
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    s.settimeout(5)
-    s.connect(sys.argv[1])
-    s.send(msg)
-    out = []
-    while True:
-        try:
-            r = s.recv(65536)
-        except socket.timeout:
-            out.append("TIMEOUT")
-            break
-        if not r:
-            out.append("EOF")
-            break
-        t = r.decode(errors="backslashreplace")
-        out.append(t.split("\t")[0])
-        if t == "ok" or t.startswith("error: "):
-            break
-    s.close()
-    print(" | ".join(out))
-EOF
-raw() { "$PY" "$T/raw.py" "$T/run/control" "$@"; }
+# (the hostile clients' raw verb)
+raw() { "$PY" "$(pwd)/tests/robust/hostile.py" raw "$T/run/control" "$@"; }
 
 svc web <<EOF
 command = $HELPER stamp $T/stamps

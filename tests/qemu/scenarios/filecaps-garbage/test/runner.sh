@@ -4,24 +4,7 @@
 # garbage; what it applied, what it did not, that a command named on a bad
 # line is refused (fail closed), and that it runs as usual.
 # TAP to /dev/ttyS1, then DONE, then capctl poweroff.
-stty -F /dev/ttyS1 raw -echo
-exec 3>/dev/ttyS1
-n=0
-t_ok() { # STATUS WHAT
-  n=$((n + 1))
-  if [ "$1" = 0 ]; then echo "ok $n - $2" >&3; else echo "not ok $n - $2" >&3; fi
-}
-t_eq() { # GOT WANT WHAT
-  if [ "$1" = "$2" ]; then t_ok 0 "$3"; else
-    t_ok 1 "$3"
-    echo "#   want: $2" >&3
-    echo "#    got: $1" >&3
-  fi
-}
-field() { # NAME KEY: one field of `capctl status --json NAME`
-  capctl status --json "$1" 2>/dev/null |
-    sed -n "s/^    \"$2\": \(.*\)\$/\1/p" | sed -e 's/,$//' -e 's/^"//' -e 's/"$//'
-}
+. /test/tap.sh
 i=0
 until capctl status runner >/dev/null 2>&1 || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
 

@@ -4,28 +4,10 @@
 # Writes TAP to /dev/ttyS1 (the host's results.txt), then DONE, then asks
 # capinit to power the machine off.  The host checks the rest (the
 # shutdown order on the console, QEMU's exit status).
-stty -F /dev/ttyS1 raw -echo
-exec 3>/dev/ttyS1
-n=0
-t_ok() { # STATUS WHAT
-  n=$((n + 1))
-  if [ "$1" = 0 ]; then echo "ok $n - $2" >&3; else echo "not ok $n - $2" >&3; fi
-}
-t_eq() { # GOT WANT WHAT
-  if [ "$1" = "$2" ]; then t_ok 0 "$3"; else
-    t_ok 1 "$3"
-    echo "#   want: $2" >&3
-    echo "#    got: $1" >&3
-  fi
-}
+. /test/tap.sh
 diag() { sed 's/^/# /' >&3; }
 uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
-# one field of `capctl status --json NAME`
-field() { # NAME KEY
-  capctl status --json "$1" 2>/dev/null |
-    sed -n "s/^    \"$2\": \(.*\)\$/\1/p" | sed -e 's/,$//' -e 's/^"//' -e 's/"$//'
-}
 # "UID INH PRM EFF BND AMB NNP" as the kernel shows them for PID
 creds() { # PID
   awk '/^Uid:/ { u = $2 } /^Cap(Inh|Prm|Eff|Bnd|Amb):/ { c = c " " $2 }
