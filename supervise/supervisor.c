@@ -332,6 +332,7 @@ static int handle_signals(void)
         fprintf(stderr, "capinit: SIGHUP: reloading %s\n", sv.confdir);
         supervisor_load(0);
         break;
+      default: break;  /* trapped so that it does nothing (signals_trap) */
     }
   }
   return sig;
@@ -366,6 +367,49 @@ static void report_ready(void)
             (unsigned long long)(now_ms() - sv.started_ms));
 }
 
+/* Every signal gets a deliberate disposition (capinit(8), SIGNALS): a
+ * stray signal must not kill or stop the supervisor.  The faults (a real
+ * one must not be ignored) keep their default, SIGPIPE is ignored, KILL
+ * and STOP cannot be changed; all others are blocked and read from the
+ * signalfd, where handle_signals() acts on its seven and drops the rest.
+ * Blocked, not ignored: the child's mask reset undoes it, and execve()
+ * would keep an ignored disposition. */
+static int is_fault_signal(int sig)
+{
+  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGABRT ||
+         sig == SIGTRAP || sig == SIGSYS;
+}
+
+static int signals_trap(void)
+{
+  sigset_t set;
+  unsigned long *word = (unsigned long *)(void *)&set;
+  unsigned const bits = 8 * sizeof *word;
+  int sig;
+  sigemptyset(&set);
+  /* bit by bit: libc's sigaddset() refuses its own signals (32-34) */
+  for (sig = 1; sig < 65; sig++) {
+    if (sig == SIGKILL || sig == SIGSTOP || sig == SIGPIPE || is_fault_signal(sig)) continue;
+    word[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
+  }
+  if (!selfpipe_trapset(&set)) return -1;
+  /* glibc's sigprocmask() leaves its own signals out of the mask: block
+   * them with the system call (musl passes the mask through) */
+  if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, 0, 8) < 0) return -1;
+  /* blocked, their dispositions do not matter to capinit: SIG_DFL, as
+   * documented, whatever the caller ignored (a shell's background job
+   * ignores INT and QUIT); then the child has only SIGPIPE to reset.  A
+   * zeroed kernel sigaction is SIG_DFL on every architecture. */
+  for (sig = 1; sig < 65; sig++) {
+    struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; } dfl;
+    if (!(word[(sig - 1) / bits] & (1UL << ((sig - 1) % bits)))) continue;
+    memset(&dfl, 0, sizeof dfl);
+    if (syscall(SYS_rt_sigaction, sig, &dfl, 0, 8) < 0) return -1;
+  }
+  if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) return -1;
+  return 0;
+}
+
 /* The signals whose disposition is not SIG_DFL in capinit (SIGPIPE, and
  * whatever its caller ignored): the only ones a service's child must
  * reset.  capinit catches none (signalfd). */
@@ -392,7 +436,6 @@ int supervisor_run(void)
   unsigned char *kind = 0;
   service **who = 0;
   size_t cap = 0;
-  sigset_t set;
   int self;
 
   self = selfpipe_init();
@@ -400,19 +443,10 @@ int supervisor_run(void)
     fprintf(stderr, "capinit: fatal: unable to create the selfpipe: %s\n", strerror(errno));
     return 111;
   }
-  sigemptyset(&set);
-  sigaddset(&set, SIGCHLD);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGHUP);
-  sigaddset(&set, SIGUSR1);
-  sigaddset(&set, SIGUSR2);
-  sigaddset(&set, SIGPWR);
-  if (selfpipe_trapset(&set) < 0) {
+  if (signals_trap() < 0) {
     fprintf(stderr, "capinit: fatal: unable to trap signals: %s\n", strerror(errno));
     return 111;
   }
-  signal(SIGPIPE, SIG_IGN);
   priv_signals_to_reset = non_default_signals();
 
   /* the configuration first: it names the socket's control-group */

@@ -7,6 +7,8 @@
 #                           (and mount namespace); with SV_SETUP set, that
 #                           shell command runs there first, as PID 1, e.g.
 #                           a read-only bind mount only capinit sees
+#   sv_start_plain [ARGS]   start capinit --container as a plain child of
+#                           this shell (a subreaper, no namespace)
 #   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS
 #   sv_in CMD ARGS          run CMD in capinit's namespaces (to read its /proc)
 #   sv_field NAME KEY       one field of `capctl status NAME`
@@ -55,6 +57,16 @@ sv_start() {
   while [ ! -S "$T/run/control" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
   # capinit is unshare's only child (no procps needed)
   sv_nspid=$(cat /proc/"$sv_unshare"/task/*/children 2>/dev/null | tr ' ' '\n' | head -n 1)
+  [ -S "$T/run/control" ]
+}
+
+sv_start_plain() {
+  rm -f "$T/capinit.out"
+  "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" >"$T/capinit.out" 2>&1 &
+  sv_unshare=$!
+  sv_nspid=$!
+  i=0
+  while [ ! -S "$T/run/control" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
   [ -S "$T/run/control" ]
 }
 

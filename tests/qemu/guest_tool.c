@@ -2,9 +2,10 @@
  * busybox does not do quickly or at all:
  *
  *   sigburst PID N SIG...   send N signals to PID, cycling through the
- *                           named signals (HUP, CHLD, WINCH, PIPE, ALRM,
- *                           ...), as fast as kill(2) goes; prints the
- *                           number sent
+ *                           signals named (HUP, CHLD, WINCH, PIPE, ALRM,
+ *                           ...) or numbered (1 to 64; at most 64 given),
+ *                           as fast as kill(2) goes; prints the number
+ *                           sent
  *   orphans N [BATCH]       make N orphans: fork a child that clones
  *                           BATCH (100) grandchildren and exits; they are
  *                           alive when they become orphans, then all exit
@@ -45,6 +46,9 @@ static int signum(char const *name)
     { "ALRM", SIGALRM }, { "URG", SIGURG }, { "CONT", SIGCONT },
   };
   size_t i;
+  char *end;
+  long num = strtol(name, &end, 10);
+  if (*name && !*end) return num > 0 && num < 65 ? (int)num : -1;  /* a number: 1 to 64 */
   if (!strncmp(name, "SIG", 3)) name += 3;
   for (i = 0; i < sizeof t / sizeof *t; i++)
     if (!strcmp(t[i].name, name)) return t[i].sig;
@@ -53,10 +57,10 @@ static int signum(char const *name)
 
 static int sigburst(int argc, char **argv)
 {
-  int sigs[16], nsig = 0, i;
+  int sigs[64], nsig = 0, i;
   long n, sent = 0, k;
   pid_t pid;
-  if (argc < 3 || argc - 2 > 16) return usage();
+  if (argc < 3 || argc - 2 > 64) return usage();
   pid = (pid_t)atol(argv[0]);
   n = atol(argv[1]);
   for (i = 2; i < argc; i++) {
