@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,47 +21,97 @@
 #include "control.h"
 
 #define REPLY_TIMEOUT_MS 30000
+#define REPLY_TIMEOUT_TEXT "30 s"
 
 static char const *rundir = "/run/capinit";
 
-static int connect_control(void)
+static uint64_t now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Connected, or -1 with errno EAGAIN when capinit's listen backlog stayed
+ * full until the deadline. */
+static int connect_control(uint64_t deadline)
 {
   struct sockaddr_un sa;
+  uint64_t left = deadline - now_ms();
+  struct timeval tv = { (time_t)(left / 1000), (suseconds_t)(left % 1000) * 1000 };
   int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
   memset(&sa, 0, sizeof sa);
   sa.sun_family = AF_UNIX;
   if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/control", rundir) >= sizeof sa.sun_path)
     strerr_dief2x(100, rundir, "/control: path too long");
   if (fd < 0) strerr_diefu1sys(111, "create a socket");
-  if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-    strerr_diefu3sys(111, "connect to ", sa.sun_path, " (is capinit running? -r DIR names its runtime directory)");
-  return fd;
+  /* a full backlog makes connect() wait, until this */
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) return fd;
+  if (errno == EAGAIN || errno == EINPROGRESS || errno == EINTR) {
+    close(fd);
+    errno = EAGAIN;
+    return -1;
+  }
+  strerr_diefu3sys(111, "connect to ", sa.sun_path, " (is capinit running? -r DIR names its runtime directory)");
+}
+
+static void pause_ms(unsigned ms)
+{
+  struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
+  while (nanosleep(&t, &t) < 0 && errno == EINTR) ;
+}
+
+/* One try: 0 with the final message in buf, 1 when capinit has too many
+ * clients just now (nothing was done: try again). */
+static int transact_once(int fd, char const *req, size_t len, char *buf, uint64_t deadline,
+                         void (*fn)(char *rec, void *arg), void *arg)
+{
+  int first = 1;
+  if (send(fd, req, len, MSG_NOSIGNAL) < 0) {
+    if (errno == EPIPE || errno == ECONNRESET) return 1;  /* refused before it read */
+    strerr_diefu1sys(111, "send the request");
+  }
+  for (;;) {
+    struct pollfd p = { fd, POLLIN, 0 };
+    uint64_t now = now_ms();
+    ssize_t r;
+    int pr = poll(&p, 1, now >= deadline ? 0 : (int)(deadline - now));
+    if (pr == 0) strerr_dief1x(111, "no reply from capinit in " REPLY_TIMEOUT_TEXT);
+    if (pr < 0 && errno == EINTR) continue;
+    r = recv(fd, buf, CONTROL_MSG_MAX, 0);
+    /* a reset comes before the messages queued ahead of it: read them */
+    if (r < 0 && (errno == EINTR || errno == ECONNRESET)) continue;
+    if (r <= 0) strerr_dief1x(111, "capinit closed the connection without a final reply");
+    buf[r] = 0;
+    if (first && !strcmp(buf, CONTROL_BUSY)) return 1;
+    first = 0;
+    if (!strcmp(buf, "ok") || !strncmp(buf, "error: ", 7)) return 0;
+    if (fn) fn(buf, arg);
+  }
 }
 
 /* Send one request; call fn on each record; return the final message
- * (static), "ok" or "error: ...". */
+ * (static), "ok" or "error: ...".  A capinit with too many clients at
+ * once (a burst of scripts) is asked again, with a growing pause, until
+ * REPLY_TIMEOUT_MS have passed: the request waits, it does not fail. */
 static char const *transact(char const *req, void (*fn)(char *rec, void *arg), void *arg)
 {
   static char buf[CONTROL_MSG_MAX + 1];
-  int fd = connect_control();
+  uint64_t deadline = now_ms() + REPLY_TIMEOUT_MS;
   size_t len = strlen(req);
+  unsigned pause = 5;
   if (len > CONTROL_MSG_MAX) strerr_dief1x(100, "request too long");
-  if (send(fd, req, len, MSG_NOSIGNAL) < 0) strerr_diefu1sys(111, "send the request");
   for (;;) {
-    struct pollfd p = { fd, POLLIN, 0 };
-    ssize_t r;
-    int pr = poll(&p, 1, REPLY_TIMEOUT_MS);
-    if (pr == 0) strerr_dief1x(111, "no reply from capinit in 30 s");
-    if (pr < 0 && errno == EINTR) continue;
-    r = recv(fd, buf, CONTROL_MSG_MAX, 0);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) strerr_dief1x(111, "capinit closed the connection without a final reply");
-    buf[r] = 0;
-    if (!strcmp(buf, "ok") || !strncmp(buf, "error: ", 7)) {
+    int fd = connect_control(deadline), busy = 1;
+    if (fd >= 0) {
+      busy = transact_once(fd, req, len, buf, deadline, fn, arg);
       close(fd);
-      return buf;
     }
-    if (fn) fn(buf, arg);
+    if (!busy) return buf;
+    if (now_ms() + pause >= deadline) strerr_dief1x(111, "capinit had too many clients for " REPLY_TIMEOUT_TEXT);
+    pause_ms(pause);
+    if (pause < 200) pause *= 2;
   }
 }
 
@@ -179,18 +231,12 @@ static char *join(char const *verb, int argc, char **argv)
   return buf;
 }
 
-static int status_main(int argc, char **argv)
+static int status_main(int json, int argc, char **argv)
 {
-  status_acc a = { 0, 0, 0, 0 };
+  status_acc a = { json, 0, 0, argc > 0 };
   char const *r;
-  int i, k = 0;
-  for (i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) a.json = 1;
-    else argv[k++] = argv[i];
-  }
-  a.named = k > 0;
   if (a.json) printf("[");
-  r = transact(join("status", k, argv), status_line, &a);
+  r = transact(join("status", argc, argv), status_line, &a);
   if (a.json) printf("%s]\n", a.count ? "\n" : "");
   if (strcmp(r, "ok")) {
     fflush(stdout);
@@ -273,7 +319,12 @@ static int log_main(int argc, char **argv)
   optind = 1;
   while ((c = getopt(argc, argv, "+n:f")) != -1) {
     switch (c) {
-      case 'n': n = strtol(optarg, 0, 10); if (n < 0) strerr_dief1x(100, "-n needs a number"); break;
+      case 'n': {
+        char *end;
+        n = strtol(optarg, &end, 10);
+        if (!*optarg || *end || n < 0) strerr_dief3x(100, "-n needs a number of lines, not '", optarg, "'");
+        break;
+      }
       case 'f': follow = 1; break;
       default: strerr_dieusage(100, "capctl log [-n N] [-f] NAME");
     }
@@ -345,16 +396,30 @@ int live_main(int argc, char **argv)
 {
   char const *verb = argv[0];
   char const *env = getenv("CAPINIT_RUNDIR");
-  int i, k = 1;
+  int i, k = 1, json = 0;
   if (env && *env) rundir = env;
-  /* -r DIR may stand anywhere before the names */
+  if (!control_verb_find(verb)) strerr_dief3x(100, "unknown verb '", verb, "' (capctl --help lists them)");
+  /* -r DIR may stand anywhere before the names, and before "--" */
   for (i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-r") && i + 1 < argc) rundir = argv[++i];
-    else argv[k++] = argv[i];
+    if (!strcmp(argv[i], "--")) {
+      if (!strcmp(verb, "log")) argv[k++] = argv[i];  /* getopt's */
+      while (++i < argc) argv[k++] = argv[i];
+      break;
+    }
+    if (!strcmp(argv[i], "-r")) {
+      if (++i == argc) strerr_dief1x(100, "option -r needs a value");
+      rundir = argv[i];
+    } else if (!strcmp(argv[i], "--json") && !strcmp(verb, "status")) {
+      json = 1;
+    } else if (argv[i][0] == '-' && argv[i][1] && strcmp(verb, "log")) {
+      strerr_dief5x(100, "unknown option '", argv[i], "' for ", verb, " (capctl --help lists them)");
+    } else {
+      argv[k++] = argv[i];
+    }
   }
   argc = k;
-  if (!control_verb_find(verb)) strerr_dief3x(100, "unknown verb '", verb, "' (capctl --help lists them)");
-  if (!strcmp(verb, "status")) return status_main(argc - 1, argv + 1);
+  argv[argc] = 0;
+  if (!strcmp(verb, "status")) return status_main(json, argc - 1, argv + 1);
   if (!strcmp(verb, "verify")) return verify_main(argc - 1, argv + 1);
   if (!strcmp(verb, "log")) return log_main(argc, argv);
   if (argc - 1 < (int)control_verb_find(verb)->min_args) {

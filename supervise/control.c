@@ -29,8 +29,9 @@
 #include "privilege.h"
 #include "supervisor.h"
 
-#define CLIENTS_MAX CONTROL_CLIENTS_MAX
-#define CLIENTS_RESERVED 8   /* for clients that may change services */
+#define CLIENTS_MAX CONTROL_CLIENTS_MAX  /* served at once */
+#define CONNECTIONS_MAX 512  /* served and waiting */
+#define KEPT 8               /* of each: for clients that may change services */
 #define CLIENT_IDLE_MS 10000u
 #define QUEUE_MAX (8u << 20)  /* bytes of replies waiting for one client */
 #define ACCEPT_PAUSE_MS 100u
@@ -46,6 +47,16 @@ typedef struct client_s {
 
 static client clients[CLIENTS_MAX];
 static size_t nclients;
+/* Connections beyond the clients served at once wait here, in order, as
+ * they would in the listen backlog: their requests are read once they are
+ * served.  Accepted rather than left in the backlog, so that capinit
+ * knows who waits and a reader's flood cannot queue root out. */
+typedef struct waiting_s {
+  int fd;
+  unsigned char may_read, may_change;
+} waiting;
+static waiting waiters[CONNECTIONS_MAX];
+static size_t nwaiters;
 /* Out of descriptors, a connection stays queued and poll() would report
  * it again at once: the socket is left out of the poll until then. */
 static uint64_t accept_paused_until;
@@ -82,7 +93,7 @@ int control_listen(void)
     umask(old);
     if (r < 0) goto fail;
   }
-  if (listen(fd, 16) < 0) goto fail;
+  if (listen(fd, SOMAXCONN) < 0) goto fail;
   if (sv.conf.control_group_set) {
     if (chown(sock_path, 0, sv.conf.control_gid) < 0 || chmod(sock_path, 0660) < 0)
       fprintf(stderr, "capinit: warning: unable to open %s to group %u: %s\n", sock_path,
@@ -104,6 +115,8 @@ void control_close(void)
     free(clients[i].q);
   }
   nclients = 0;
+  for (i = 0; i < nwaiters; i++) close(waiters[i].fd);
+  nwaiters = 0;
   if (sv.control >= 0) close(sv.control);
   sv.control = -1;
   unlink(sock_path);
@@ -468,57 +481,103 @@ static int holds_our_caps(pid_t pid)
 
 /* ------------------------------------------------------------ the loop */
 
+/* Over CONNECTIONS_MAX (or KEPT short of it, for readers): a final reply
+ * at once.  capctl waits and tries again. */
 static void busy(int fd)
 {
-  char const text[] = "error: too many clients";
-  send(fd, text, sizeof text - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+  char c;
+  int i;
+  send(fd, CONTROL_BUSY, sizeof CONTROL_BUSY - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+  /* a request still unread at close() would reset the connection, and
+   * the client would see that before the reply: no more requests (its
+   * send fails with EPIPE), and those sent already are read */
+  shutdown(fd, SHUT_RD);
+  for (i = 0; i < 64 && recv(fd, &c, 1, MSG_DONTWAIT | MSG_TRUNC) > 0; i++) ;
   close(fd);
+}
+
+/* Who the peer is: root with every capability capinit holds may change
+ * services; root and the control group may read. */
+static int peer_rights(int fd, waiting *w)
+{
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  gid_t groups[256];
+  socklen_t glen = sizeof groups;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) return -1;
+  w->fd = fd;
+  w->may_change = cred.uid == 0 && holds_our_caps(cred.pid);
+  w->may_read = cred.uid == 0;
+  if (!w->may_read && sv.conf.control_group_set) {
+    w->may_read = cred.gid == sv.conf.control_gid;
+    if (!w->may_read && getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) == 0) {
+      size_t i;
+      for (i = 0; i < glen / sizeof groups[0]; i++)
+        if (groups[i] == sv.conf.control_gid) w->may_read = 1;
+    }
+  }
+  return 0;
+}
+
+static size_t readers_served(void)
+{
+  size_t i, n = 0;
+  for (i = 0; i < nclients; i++) n += !clients[i].may_change;
+  return n;
+}
+
+/* Serve the longest-waiting connections that a slot is free for: the
+ * last KEPT slots only for those who may change services, so that
+ * readers (the control group, a powerless uid 0) cannot lock them out. */
+static void serve_waiters(void)
+{
+  size_t i = 0, readers = readers_served();
+  while (nclients < CLIENTS_MAX && i < nwaiters) {
+    waiting const w = waiters[i];
+    client *c;
+    if (!w.may_change && readers >= CLIENTS_MAX - KEPT) {
+      i++;
+      continue;
+    }
+    memmove(waiters + i, waiters + i + 1, (nwaiters - i - 1) * sizeof *waiters);
+    nwaiters--;
+    readers += !w.may_change;
+    c = &clients[nclients++];
+    memset(c, 0, sizeof *c);
+    c->fd = w.fd;
+    c->may_read = w.may_read;
+    c->may_change = w.may_change;
+    c->deadline = now_ms() + CLIENT_IDLE_MS;
+  }
 }
 
 static void accept_clients(void)
 {
   for (;;) {
-    struct ucred cred;
-    socklen_t len = sizeof cred;
-    gid_t groups[256];
-    socklen_t glen = sizeof groups;
-    client *c;
+    waiting w;
+    size_t readers;
     int fd = accept4(sv.control, 0, 0, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
         accept_paused_until = now_ms() + ACCEPT_PAUSE_MS;
-      return;
+      break;
     }
-    if (nclients == CLIENTS_MAX || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+    if (peer_rights(fd, &w) < 0 || nclients + nwaiters >= CONNECTIONS_MAX) {
       busy(fd);
       continue;
     }
-    c = &clients[nclients];
-    memset(c, 0, sizeof *c);
-    c->fd = fd;
-    c->may_change = cred.uid == 0 && holds_our_caps(cred.pid);
-    /* the last slots are kept for those who may change services: readers
-     * (the control group, a powerless uid 0) cannot lock them out */
-    if (!c->may_change) {
-      size_t i, others = 0;
-      for (i = 0; i < nclients; i++) others += !clients[i].may_change;
-      if (others >= CLIENTS_MAX - CLIENTS_RESERVED) {
+    if (!w.may_change) {
+      size_t i;
+      readers = readers_served();
+      for (i = 0; i < nwaiters; i++) readers += !waiters[i].may_change;
+      if (readers >= CONNECTIONS_MAX - KEPT) {
         busy(fd);
         continue;
       }
     }
-    nclients++;
-    c->may_read = cred.uid == 0;
-    if (!c->may_read && sv.conf.control_group_set) {
-      c->may_read = cred.gid == sv.conf.control_gid;
-      if (!c->may_read && getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) == 0) {
-        size_t i;
-        for (i = 0; i < glen / sizeof groups[0]; i++)
-          if (groups[i] == sv.conf.control_gid) c->may_read = 1;
-      }
-    }
-    c->deadline = now_ms() + CLIENT_IDLE_MS;
+    waiters[nwaiters++] = w;
   }
+  serve_waiters();
 }
 
 size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline)
@@ -580,4 +639,5 @@ void control_handle(struct pollfd const *p, size_t n)
     if ((clients[i].closing && clients[i].qoff == clients[i].qlen) || clients[i].deadline <= now)
       drop_client(i);
   }
+  serve_waiters();
 }

@@ -9,6 +9,9 @@
 
 #define CONTROL_MSG_MAX 4096u
 #define CONTROL_ARGS_MAX 257
+/* The one final reply that means "nothing was done, ask again": capinit
+ * serves too many clients at once just now. */
+#define CONTROL_BUSY "error: too many clients"
 
 typedef struct control_verb_s {
   char const *name;

@@ -1,8 +1,11 @@
 # tests/robust/flood.py SOCKET SECONDS NSERVICES SEED -- one control client
 # of the flood: requests in a fixed rotation, half on a new connection,
 # half on a kept one, for SECONDS; each reply checked whole (the number of
-# records, the final message).  Prints one line:
-#   requests N bad N timeouts N max_ms N
+# records, the final message).  Like capctl, it waits and tries again when
+# capinit's listen backlog is full (connect: EAGAIN) or capinit has too
+# many clients at once ("error: too many clients", nothing done), and
+# counts those retries.  Prints one line:
+#   requests N bad N timeouts N max_ms N retries N
 import os, random, socket, sys, time
 
 path, seconds, nsvc, seed = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -28,6 +31,8 @@ def requests():
         (b"status\x00", 0, "error: NUL byte"),
     ]
 
+BUSY = "error: too many clients"
+
 def transact(s, req):
     s.send(req)
     records, final = 0, None
@@ -42,11 +47,38 @@ def transact(s, req):
             records += 1
     return records, final
 
+retries = 0
+
 def connect():
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    s.settimeout(10)
-    s.connect(path)
-    return s
+    global retries
+    pause = 0.005
+    end = time.monotonic() + 10
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        s.settimeout(10)  # makes connect() non-blocking: a full backlog is EAGAIN
+        try:
+            s.connect(path)
+            return s
+        except BlockingIOError:
+            s.close()
+            if time.monotonic() > end:
+                raise socket.timeout("backlog full for 10 s")
+            retries += 1
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
+
+def transact_retrying(s, req):
+    """A busy capinit (which closes the connection) is asked again on a
+    new one; returns the connection used and the reply."""
+    global retries
+    while True:
+        got = transact(s, req)
+        if got != (0, BUSY):
+            return s, got
+        retries += 1
+        s.close()
+        time.sleep(0.005)
+        s = connect()
 
 n = bad = timeouts = 0
 worst = 0.0
@@ -60,9 +92,11 @@ while time.monotonic() < end:
                 kept = connect()
             fresh = rnd.random() < 0.5
             s = connect() if fresh else kept
-            got_records, got_final = transact(s, req)
+            s, (got_records, got_final) = transact_retrying(s, req)
             if fresh:
                 s.close()
+            else:
+                kept = s
         except socket.timeout:
             timeouts += 1
             kept = None
@@ -78,4 +112,4 @@ while time.monotonic() < end:
             bad += 1
             print("# %r: %d records, %r (want %d, %r)" % (req[:40], got_records, got_final,
                                                           want_records, want_final), file=sys.stderr)
-print("requests %d bad %d timeouts %d max_ms %d" % (n, bad, timeouts, worst))
+print("requests %d bad %d timeouts %d max_ms %d retries %d" % (n, bad, timeouts, worst, retries))

@@ -8,11 +8,15 @@
 #                          (SCM_RIGHTS); prints "replies R ok O"
 #   stall SOCK SECONDS     send "status" 1000 times without reading a reply,
 #                          then hold the connection SECONDS; prints "sent N"
-#   many SOCK N            hold N idle connections; the reply to "status" on
-#                          one more; close them; the reply on a new one
-#   hold SOCK N SECONDS    open N idle connections, count those told "too
-#                          many clients" at once, hold the others SECONDS;
-#                          prints "held H refused R" (before the wait)
+#   many SOCK N            hold N idle connections; one more sends "status
+#                          nosuch": what it gets in 0.5 s ("waiting" when
+#                          nothing), then, once the N close, its reply (or
+#                          a new connection's when it was refused)
+#   hold SOCK N SECONDS [W] open N connections, each sending "status nosuch";
+#                          count those answered, told "too many clients",
+#                          and still waiting (W: as soon as only W wait,
+#                          else 5 s, then 0.5 s more); prints "answered A
+#                          waiting W refused R", then holds them SECONDS
 #   types SOCK             connect as SOCK_STREAM and SOCK_DGRAM: the errors
 #   notify PATH N KIND     N datagrams to a notify socket, KIND ready |
 #                          garbage | big | fds; prints "sent S refused R"
@@ -84,31 +88,64 @@ elif verb == "many":
     path, n = args[0], int(args[1])
     held = [connect(path) for _ in range(n)]
     time.sleep(0.3)
+    s = connect(path)
     try:
-        s = connect(path)  # told at once, before any request
-        print(" | ".join(replies(s)))
-        s.close()
-    except OSError as e:
-        print("connect: %s" % e.strerror)
+        s.send(b"status nosuch")
+    except OSError:
+        pass  # told "too many clients" and closed already: the reply is there
+    s.settimeout(0.5)
+    try:
+        first = s.recv(65536).decode(errors="backslashreplace")
+    except socket.timeout:
+        first = "waiting"
+    print(first, flush=True)
     for h in held:
         h.close()
-    time.sleep(0.3)
-    s = connect(path)
-    s.send(b"status nosuch")
+    if first != "waiting":
+        s.close()
+        time.sleep(0.3)
+        s = connect(path)
+        s.send(b"status nosuch")
+    s.settimeout(10)
     print(" | ".join(replies(s)))
 elif verb == "hold":
     path, n, secs = args[0], int(args[1]), float(args[2])
+    want_waiting = int(args[3]) if len(args) > 3 else 0
     conns = [connect(path) for _ in range(n)]
-    time.sleep(0.3)
-    held = refused = 0
     for s in conns:
+        try:
+            s.send(b"status nosuch")
+        except OSError:
+            pass  # told "too many clients" and closed already: the reply is there
         s.setblocking(False)
+    answered = refused = 0
+    pending = list(conns)
+    # served ones answer at once; the waiting ones only once a served
+    # connection closes or idles out (10 s): count before that
+    end = time.monotonic() + 5
+    while pending and time.monotonic() < end:
+        time.sleep(0.05)
+        still = []
+        for s in pending:
+            try:
+                r = s.recv(65536)
+                refused += r.startswith(b"error: too many clients")
+                answered += r.startswith(b"error: unknown service")
+            except BlockingIOError:
+                still.append(s)
+        pending = still
+        if len(pending) <= want_waiting:
+            break
+    time.sleep(0.5)
+    for s in list(pending):
         try:
             r = s.recv(65536)
             refused += r.startswith(b"error: too many clients")
+            answered += r.startswith(b"error: unknown service")
+            pending.remove(s)
         except BlockingIOError:
-            held += 1
-    print("held %d refused %d" % (held, refused), flush=True)
+            pass
+    print("answered %d waiting %d refused %d" % (answered, len(pending), refused), flush=True)
     time.sleep(secs)
     for s in conns:
         s.close()

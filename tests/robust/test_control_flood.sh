@@ -64,7 +64,8 @@ total=$(cat "$T"/out.* | awk '{ n += $2 } END { print n + 0 }')
 bad=$(cat "$T"/out.* | awk '{ n += $4 } END { print n + 0 }')
 tmo=$(cat "$T"/out.* | awk '{ n += $6 } END { print n + 0 }')
 worst=$(cat "$T"/out.* | awk '$8 > m { m = $8 } END { print m + 0 }')
-done_clients=$(cat "$T"/out.* | awk 'NF == 8 && $2 > 0' | wc -l)
+retries=$(cat "$T"/out.* | awk '{ n += $10 } END { print n + 0 }')
+done_clients=$(cat "$T"/out.* | awk 'NF == 10 && $2 > 0' | wc -l)
 t_eq "$done_clients" $CLIENTS "$CLIENTS clients each completed requests for ${SECS}s"
 t_eq "$bad $tmo" "0 0" "all $total replies whole and right, no timeout (slowest $worst ms)"
 [ "$bad" = 0 ] || cat "$T"/err.* | sort | uniq -c | sort -rn | head -n 5 | sed 's/^/#   /'
@@ -80,6 +81,6 @@ sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
 cpu_pct=$(awk -v c=$((cpu1 - cpu0)) -v s="$SECS" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%d", c * 100 / hz / s }')
 rb_figure clients=$CLIENTS seconds=$SECS requests=$total rate=$((total / SECS)) cpu_pct=$cpu_pct wrong=$bad \
-  timeouts=$tmo slowest_ms=$worst fds="$fds0/$fds1" rss="$rss0/$rss1"
-echo "# summary: control flood: $CLIENTS clients x ${SECS} s: $total requests ($((total / SECS))/s, capinit at ${cpu_pct}% CPU), $bad wrong, $tmo timeouts, slowest $worst ms; descriptors $fds0 = $fds1, RSS $rss0 -> $rss1 kB"
+  timeouts=$tmo slowest_ms=$worst retries=$retries fds="$fds0/$fds1" rss="$rss0/$rss1"
+echo "# summary: control flood: $CLIENTS clients x ${SECS} s: $total requests ($((total / SECS))/s, capinit at ${cpu_pct}% CPU), $bad wrong, $tmo timeouts, $retries retries (backlog full or too many clients), slowest $worst ms; descriptors $fds0 = $fds1, RSS $rss0 -> $rss1 kB"
 t_done
