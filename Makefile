@@ -134,7 +134,7 @@ $(B)/bin/capinit: $(B)/obj/init/capinit.o $(B)/obj/init/boot.o $(SUPERVISOR_OBJ)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(B)/obj/supervise/capctl_explain.o \
+$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(B)/obj/supervise/capctl_args.o $(B)/obj/supervise/capctl_explain.o \
   $(B)/obj/supervise/capctl_live.o $(B)/obj/supervise/control_verbs.o $(B)/obj/supervise/creds.o \
   $(ENGINE_OBJ) $(CONF_OBJ)
 	@mkdir -p $(@D)
@@ -224,6 +224,9 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# capctl's command line is tested alone (it is not in conf/)
+$(B)/tests/unit/test_capctl_args: $(B)/obj/supervise/capctl_args.o
 
 check: all $(UNIT_BINS) $(TEST_BINS) $(BUSYBOX) $(FUZZ_BINS) $(CHECK_STAMP)
 	@sh tests/run $(B)

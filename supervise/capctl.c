@@ -13,6 +13,7 @@
 #include "../conf/diag.h"
 #include "../conf/svc.h"
 #include "capctl.h"
+#include "capctl_args.h"
 #include "control.h"
 
 char const *PROG = "capctl";
@@ -22,7 +23,7 @@ char const *PROG = "capctl";
 static void help(void)
 {
   fputs(
-"usage: capctl VERB [ARGS...]\n"
+"usage: capctl [OPTIONS] VERB [OPTIONS] [ARGS...]\n"
 "\n"
 "Live (talk to a running capinit; -r DIR or $CAPINIT_RUNDIR names its\n"
 "runtime directory, default /run/capinit):\n"
@@ -50,7 +51,8 @@ static void help(void)
 "                             (ids, securebits, capability sets, AT_SECURE)\n"
 "                             and say in words what it can do\n"
 "\n"
-"Options:\n"
+"Options (before or after the verb):\n"
+"  -r DIR    live verbs: capinit's runtime directory (default /run/capinit)\n"
 "  -c DIR    configuration directory (default /etc/capinit)\n"
 "  -R ROOT   check: look users and groups up in ROOT/etc/passwd and\n"
 "            ROOT/etc/group, to check an image's configuration (default /)\n"
@@ -110,10 +112,6 @@ static int check_main(int argc, char **argv)
   size_t i, refused = 0, nerr, nwarn;
   int c;
 
-  if (argc > 1 && !strcmp(argv[1], "--help")) {
-    help();
-    return 0;
-  }
   while ((c = getopt(argc, argv, "+c:R:h")) != -1) {
     switch (c) {
       case 'c': dir = optarg; break;
@@ -180,17 +178,22 @@ void explain_help(void)
 
 int main(int argc, char **argv)
 {
-  if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
-  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+  capctl_args a;
+  char err[160];
+  if (capctl_args_parse(argc, argv, &a, err, sizeof err) < 0) {
+    if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
+    strerr_dief1x(100, err);
+  }
+  if (a.help || (a.verb && !strcmp(a.verb, "help"))) {
     help();
     return 0;
   }
-  if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+  if (a.version) {
     puts("capctl " CAPINIT_VERSION);
     return 0;
   }
-  if (!strcmp(argv[1], "check")) return check_main(argc - 1, argv + 1);
-  if (!strcmp(argv[1], "explain")) return explain_main(argc - 1, argv + 1);
-  if (control_verb_find(argv[1])) return live_main(argc - 1, argv + 1);
-  strerr_dief3x(100, "unknown verb '", argv[1], "' (capctl --help lists them)");
+  if (!strcmp(a.verb, "check")) return check_main(a.argc, a.argv);
+  if (!strcmp(a.verb, "explain")) return explain_main(a.argc, a.argv);
+  if (control_verb_find(a.verb)) return live_main(a.argc, a.argv);
+  strerr_dief3x(100, "unknown verb '", a.verb, "' (capctl --help lists them)");
 }
