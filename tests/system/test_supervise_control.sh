@@ -47,6 +47,19 @@ t_eq "$?:$out" "1:capctl: error: permission denied: only root may change service
   "... and refused changes (exit 1)"
 $NOBODY --clear-groups "$CAPCTL" restart web -r "$T/run" >/dev/null 2>&1
 t_eq "$(sv_field web state) $(sv_field web pid)" "up $web_pid" "web is still up with the same pid"
+# capctl's options before the verb or after it (unit: test_capctl_args)
+for order in "-r $T/run status web" "status -r $T/run web" "status web -r $T/run" "-r /nonexistent status -r $T/run web"; do
+  # shellcheck disable=SC2086
+  out=$("$CAPCTL" $order 2>&1 | awk 'NR == 2 { print $1, $2 }')
+  t_eq "$out" "web up" "capctl $order: answered"
+done
+out=$("$CAPCTL" status -x -r "$T/run" 2>&1)
+t_eq "$?:$out" "100:capctl: fatal: unknown option '-x' for status (capctl --help lists them)" "capctl status -x: wrong usage (exit 100)"
+out=$("$CAPCTL" -x -r "$T/run" status 2>&1)
+t_eq "$?:$out" "100:capctl: fatal: unknown option '-x' (capctl --help lists them)" "capctl -x status: wrong usage (exit 100)"
+out=$("$CAPCTL" -r "$T/run" stop web -h 2>&1)
+t_eq "$?:$(echo "$out" | head -n 1):$(sv_field web state)" "0:usage: capctl [OPTIONS] VERB [OPTIONS] [ARGS...]:up" \
+  "capctl -r DIR stop web -h: the help, nothing stopped"
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
 
