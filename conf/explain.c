@@ -33,8 +33,8 @@ static void say(prediction *p, char const *fmt, ...)
   va_end(ap);
 }
 
-static void refuse(prediction *p, char const *stage, char const *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void refuse(prediction *p, char const *stage, char const *fmt, ...)
+static void refuse(prediction *p, int stage, char const *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void refuse(prediction *p, int stage, char const *fmt, ...)
 {
   va_list ap;
   if (p->refused) return;
@@ -86,7 +86,7 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   /* keepcaps, set only across the uid switch */
   if (x->euid == 0 && s->uid != 0 && !(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
     if (x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) {
-      refuse(p, "keepcaps", "keep-caps is locked in the launcher");
+      refuse(p, STAGE_KEEPCAPS, "keep-caps is locked in the launcher");
       return -1;
     }
     x->securebits |= 1u << SECURE_KEEP_CAPS;
@@ -94,22 +94,22 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   }
   /* groups, gid, uid */
   if (!HAS(x->eff, CAP_SETGID) && !same_group_list(x, s)) {
-    refuse(p, "groups", "setting supplementary groups needs cap_setgid, which the launcher lacks");
+    refuse(p, STAGE_GROUPS, "setting supplementary groups needs cap_setgid, which the launcher lacks");
     return -1;
   }
   if (s->ngroups > EXPLAIN_GROUPS_MAX) {
-    refuse(p, "groups", "more than %d groups: not modelled", EXPLAIN_GROUPS_MAX);
+    refuse(p, STAGE_GROUPS, "more than %d groups: not modelled", EXPLAIN_GROUPS_MAX);
     return -1;
   }
   for (i = 0; i < s->ngroups; i++) x->groups[i] = s->groups[i];
   x->ngroups = s->ngroups;
   if (!HAS(x->eff, CAP_SETGID) && !ids_allowed(x->rgid, x->egid, x->sgid, s->gid)) {
-    refuse(p, "gid", "setting gid %u needs cap_setgid, which the launcher lacks", (unsigned)s->gid);
+    refuse(p, STAGE_GID, "setting gid %u needs cap_setgid, which the launcher lacks", (unsigned)s->gid);
     return -1;
   }
   x->rgid = x->egid = x->sgid = s->gid;
   if (!HAS(x->eff, CAP_SETUID) && !ids_allowed(x->ruid, x->euid, x->suid, s->uid)) {
-    refuse(p, "uid", "setting uid %u needs cap_setuid, which the launcher lacks", (unsigned)s->uid);
+    refuse(p, STAGE_UID, "setting uid %u needs cap_setuid, which the launcher lacks", (unsigned)s->uid);
     return -1;
   }
   {
@@ -132,18 +132,18 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   /* bounding */
   drop = x->bnd & ~s->bounding & mask;
   if (drop && !HAS(x->eff, CAP_SETPCAP)) {
-    refuse(p, "bounding", "dropping from the bounding set needs cap_setpcap, which the launcher lacks");
+    refuse(p, STAGE_BOUNDING, "dropping from the bounding set needs cap_setpcap, which the launcher lacks");
     return -1;
   }
   x->bnd &= ~drop;
   /* inheritable (capset's rules) */
   if (!HAS(x->eff, CAP_SETPCAP) && (s->caps & ~(x->inh | x->prm))) {
-    refuse(p, "inheritable", "%s: not in the launcher's permitted set",
+    refuse(p, STAGE_INHERITABLE, "%s: not in the launcher's permitted set",
            caps_format(s->caps & ~(x->inh | x->prm), name, sizeof name));
     return -1;
   }
   if (s->caps & ~(x->inh | x->bnd)) {
-    refuse(p, "inheritable", "%s: not in the bounding set",
+    refuse(p, STAGE_INHERITABLE, "%s: not in the bounding set",
            caps_format(s->caps & ~(x->inh | x->bnd), name, sizeof name));
     return -1;
   }
@@ -154,7 +154,7 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   for (c = 0; c < 64; c++) {
     if (!HAS(s->caps, c)) continue;
     if (!HAS(x->prm, c) || (x->securebits & (1u << SECURE_NO_CAP_AMBIENT_RAISE))) {
-      refuse(p, "ambient", "raising ambient %s: %s", cap_name(c, name, sizeof name),
+      refuse(p, STAGE_AMBIENT, "raising ambient %s: %s", cap_name(c, name, sizeof name),
              HAS(x->prm, c) ? "no-cap-ambient-raise is set" : "not in the permitted set");
       return -1;
     }
@@ -164,7 +164,7 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   if (x->securebits != s->securebits) {
     unsigned old = x->securebits, locks = old & 0xaau;
     if (!HAS(x->eff, CAP_SETPCAP) || ((locks >> 1) & (old ^ s->securebits)) || (locks & ~s->securebits)) {
-      refuse(p, "securebits", "changing securebits from 0x%x to 0x%x: %s", old, s->securebits,
+      refuse(p, STAGE_SECUREBITS, "changing securebits from 0x%x to 0x%x: %s", old, s->securebits,
              HAS(x->eff, CAP_SETPCAP) ? "locked bits cannot change" : "needs cap_setpcap");
       return -1;
     }
@@ -173,7 +173,7 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   /* caps */
   if (!legacy_root) {
     if (s->caps & ~x->prm) {
-      refuse(p, "caps", "capabilities outside the permitted set");
+      refuse(p, STAGE_CAPS, "capabilities outside the permitted set");
       return -1;
     }
     x->prm = x->eff = x->inh = s->caps;
@@ -223,14 +223,14 @@ static void exec_rule(cred_state *x, exec_target const *t, kernel_facts const *k
   }
   if (t->fcaps && !t->nosuid && !(t->fcaps == 3 && t->f_rootid != 0)) {
     if (t->fcaps_bad) {
-      refuse(p, "exec", "%s: its security.capability attribute is invalid", t->path);
+      refuse(p, STAGE_EXEC, "%s: its security.capability attribute is invalid", t->path);
       return;
     }
     effective = t->f_eff;
     has_fcap = 1;
     newp = (old.bnd & t->f_prm) | (old.inh & t->f_inh);
     if (effective && (t->f_prm & ~newp)) {
-      refuse(p, "exec", "%s has file capabilities %s+ep outside what the service may hold (bounding set): execve fails with EPERM (F5)",
+      refuse(p, STAGE_EXEC, "%s has file capabilities %s+ep outside what the service may hold (bounding set): execve fails with EPERM (F5)",
              t->path, caps_format(t->f_prm & ~newp, b, sizeof b));
       return;
     }
@@ -340,13 +340,13 @@ void explain_predict(svc const *s, cred_state const *launcher, exec_target const
   cred_state x = *launcher;
   memset(p, 0, sizeof *p);
   if (s->refused) {
-    refuse(p, "spec", "the service file has errors (capctl check)");
+    refuse(p, STAGE_NONE, "the service file has errors (capctl check)");
     p->after = x;
     return;
   }
   if (engine(s, &x, k, p) == 0) {
-    if (t->err) refuse(p, "exec", "%s: %s", t->path, strerror(t->err));
-    else if (!may_execute(&x, t)) refuse(p, "exec", "%s: permission denied (not executable for uid %u)", t->path, (unsigned)x.euid);
+    if (t->err) refuse(p, STAGE_EXEC, "%s: %s", t->path, strerror(t->err));
+    else if (!may_execute(&x, t)) refuse(p, STAGE_EXEC, "%s: permission denied (not executable for uid %u)", t->path, (unsigned)x.euid);
     else exec_rule(&x, t, k, p);
   }
   p->after = x;

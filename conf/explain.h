@@ -11,10 +11,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "stages.h"
 #include "svc.h"
 
 #define EXPLAIN_GROUPS_MAX 256
 #define EXPLAIN_LINES_MAX 16
+#define STAGE_NONE (-1)
 
 typedef struct cred_state_s {
   uint32_t ruid, euid, suid, rgid, egid, sgid;
@@ -50,7 +52,8 @@ typedef struct kernel_facts_s {
 
 typedef struct prediction_s {
   int refused;
-  char const *stage;       /* the stage that would fail */
+  int stage;               /* the stage that would fail (stages.h), or
+                              STAGE_NONE: the service file itself */
   char reason[256];
   cred_state after;        /* after exec */
   int at_secure;

@@ -65,7 +65,7 @@ static void print_json(FILE *f, svc const *s, char const *target, prediction *p,
   json_string(f, target ? target : "");
   fprintf(f, ",\n    \"launch\": \"%s\",\n", p->refused ? "refused" : "ok");
   if (p->refused) {
-    fprintf(f, "    \"stage\": \"%s\",\n    \"reason\": ", p->stage);
+    fprintf(f, "    \"stage\": \"%s\",\n    \"reason\": ", p->stage == STAGE_NONE ? "spec" : stage_name(p->stage));
     json_string(f, p->reason);
     fprintf(f, ",\n");
   }
@@ -116,7 +116,7 @@ static void print_text(FILE *f, svc const *s, char const *target, prediction *p,
   else fprintf(f, "%s (%s)\n", s->name[0] ? s->name : s->file, s->file);
   fprintf(f, "  command      %s\n", target ? target : "(none)");
   if (p->refused) {
-    fprintf(f, "  launch       REFUSED at stage %s: %s\n\n", p->stage, p->reason);
+    fprintf(f, "  launch       REFUSED at stage %s: %s\n\n", p->stage == STAGE_NONE ? "spec" : stage_name(p->stage), p->reason);
     return;
   }
   fprintf(f, "  launch       ok\n");

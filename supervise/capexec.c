@@ -62,8 +62,12 @@ static void fault_from_env(void)
   char const *want = getenv("CAPINIT_FAULT_STAGE");
   int i;
   if (!want) return;
-  for (i = 0; i < STAGE_COUNT; i++)
-    if (!strcmp(want, priv_stage_names[i])) priv_fault_stage = i;
+  if (!strcmp(want, "list")) {
+    /* the stage table, for tests/system/test_faults.sh */
+    for (i = 0; i < STAGE_COUNT; i++) printf("%s %d\n", stage_name(i), stage_exit_status(i));
+    exit(0);
+  }
+  priv_fault_stage = stage_from_name(want);
   if (priv_fault_stage < 0) strerr_dief3x(100, "unknown stage '", want, "' in CAPINIT_FAULT_STAGE");
 }
 #endif
@@ -90,6 +94,9 @@ int main(int argc, char **argv)
     puts("capexec " CAPINIT_VERSION);
     return 0;
   }
+#ifdef PRIV_FAULT
+  fault_from_env();
+#endif
   pairs = calloc((size_t)argc + 1, sizeof *pairs);
   if (!pairs) strerr_diefu1sys(111, "allocate memory");
   while ((c = getopt(argc, argv, "+f:k:hV")) != -1) {
@@ -107,10 +114,6 @@ int main(int argc, char **argv)
   cmd = argv + optind;
   if (file && npairs) strerr_dief1x(100, "use -f FILE or -k key=value, not both");
   if (!file && !npairs) strerr_dieusage(100, USAGE);
-
-#ifdef PRIV_FAULT
-  fault_from_env();
-#endif
 
   s = file ? svc_load_file(&ctx, file) : svc_load_pairs(&ctx, "-k", pairs, npairs);
   print_diags(&diags);
@@ -135,6 +138,6 @@ int main(int argc, char **argv)
     } else {
       priv_fail_describe(&f, cs, what, sizeof what);
     }
-    strerr_diefu4sys(priv_fail_exit_code(&f), what, " (stage ", priv_stage_names[f.stage], ")");
+    strerr_diefu4sys(priv_fail_exit_code(&f), what, " (stage ", stage_name(f.stage), ")");
   }
 }

@@ -259,7 +259,7 @@ static void status_record(client *c, service *s)
   fail[0] = 0;
   if (s->state == ST_FAILED && s->fail_stage >= 0) {
     priv_fail f = { s->fail_stage, s->fail_errno, s->fail_arg };
-    snprintf(fail, sizeof fail, "stage %s: unable to %s: %s", priv_stage_names[s->fail_stage],
+    snprintf(fail, sizeof fail, "stage %s: unable to %s: %s", stage_name(s->fail_stage),
              priv_fail_describe(&f, s->spec, what, sizeof what), strerror(s->fail_errno));
   } else if (s->state == ST_FAILED && s->failure) {
     snprintf(fail, sizeof fail, "%s", s->failure);

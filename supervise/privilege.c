@@ -21,12 +21,6 @@
 #include "../conf/names.h"
 #include "privilege.h"
 
-char const *const priv_stage_names[STAGE_COUNT] = {
-  "session", "signals", "directory", "umask", "rlimits", "keepcaps",
-  "groups", "gid", "uid", "effective", "bounding", "inheritable",
-  "ambient", "securebits", "caps", "nnp", "exec",
-};
-
 #ifdef PRIV_FAULT
 int priv_fault_stage = -1;
 #define FAULT(stage) (priv_fault_stage == (stage) ? (errno = EPERM, 1) : 0)
@@ -298,21 +292,8 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
 
 int priv_fail_exit_code(priv_fail const *f)
 {
-  switch (f->stage) {
-    case STAGE_SESSION: case STAGE_SIGNALS: case STAGE_DIRECTORY:
-    case STAGE_UMASK: case STAGE_RLIMITS:
-      return 111;
-    case STAGE_KEEPCAPS: case STAGE_GROUPS: case STAGE_GID: case STAGE_UID:
-      return 112;
-    case STAGE_EFFECTIVE: case STAGE_BOUNDING: case STAGE_INHERITABLE:
-    case STAGE_AMBIENT: case STAGE_CAPS:
-      return 113;
-    case STAGE_SECUREBITS: case STAGE_NNP:
-      return 114;
-    case STAGE_EXEC:
-      return f->err == ENOENT ? 127 : 126;
-  }
-  return 111;
+  if (f->stage == STAGE_EXEC && f->err == ENOENT) return 127;
+  return stage_exit_status(f->stage);
 }
 
 char **priv_environment(svc const *s, char const *extra)

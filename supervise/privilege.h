@@ -10,17 +10,8 @@
 
 #include <stdint.h>
 
+#include "../conf/stages.h"
 #include "../conf/svc.h"
-
-/* In order.  The names are part of the interface (logs, tests, docs). */
-enum priv_stage {
-  STAGE_SESSION, STAGE_SIGNALS, STAGE_DIRECTORY, STAGE_UMASK, STAGE_RLIMITS,
-  STAGE_KEEPCAPS, STAGE_GROUPS, STAGE_GID, STAGE_UID, STAGE_EFFECTIVE,
-  STAGE_BOUNDING, STAGE_INHERITABLE, STAGE_AMBIENT, STAGE_SECUREBITS,
-  STAGE_CAPS, STAGE_NNP, STAGE_EXEC, STAGE_COUNT
-};
-
-extern char const *const priv_stage_names[STAGE_COUNT];
 
 typedef struct priv_fail_s {
   int stage;               /* enum priv_stage */
@@ -64,7 +55,8 @@ void priv_exec(svc const *s, unsigned flags, unsigned last_cap,
 /* "raise ambient cap_net_raw" -- what failed, for "unable to %s: %s". */
 char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len);
 
-/* The documented exit status of capexec for a failed stage. */
+/* The documented exit status of capexec for a failed stage
+ * (stage_exit_status(), and 127 for a command not found). */
 int priv_fail_exit_code(priv_fail const *f);
 
 /* The environment a service starts with: PATH, then the service's

@@ -300,14 +300,14 @@ void service_event(service *s, enum event ev, int arg)
          * the child's exit (EV_EXITED) backs off and retries */
         priv_fail f = { arg, s->fail_errno, s->fail_arg };
         errno = s->fail_errno;
-        say(s, "warning: ", "start failed at stage %s: unable to %s: %s", priv_stage_names[arg],
+        say(s, "warning: ", "start failed at stage %s: unable to %s: %s", stage_name(arg),
             priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));
         return;
       }
       if (arg >= 0) {
         priv_fail f = { arg, s->fail_errno, s->fail_arg };
         errno = s->fail_errno;
-        say(s, "fatal: ", "start failed at stage %s: unable to %s: %s", priv_stage_names[arg],
+        say(s, "fatal: ", "start failed at stage %s: unable to %s: %s", stage_name(arg),
             priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));
         s->fail_stage = arg;
         /* deterministic: no automatic retry (capctl start tries again) */
@@ -405,7 +405,7 @@ void service_event(service *s, enum event ev, int arg)
           }
           if (f.stage >= 0 && f.stage < STAGE_COUNT) {
             errno = f.err;
-            say(s, "warning: ", "stop-command failed at stage %s: unable to %s: %s", priv_stage_names[f.stage],
+            say(s, "warning: ", "stop-command failed at stage %s: unable to %s: %s", stage_name(f.stage),
                 priv_fail_describe(&f, spec, what, sizeof what), strerror(f.err));
           }
           note(s, "stopping (stop-command)");

@@ -14,26 +14,25 @@ trap 'rm -rf "$T"' EXIT
 chmod 1777 "$T"             # the non-root specs write their marker here
 M=$T/marker
 
-# --- the stage list, from the source --------------------------------------
-stages=$(sed -n '/priv_stage_names\[STAGE_COUNT\] = {/,/};/p' supervise/privilege.c |
-  sed '1d;$d' | tr -d ' ,' | tr '"' '\n' | grep .)
-enum=$(sed -n '/^enum priv_stage {/,/};/p' supervise/privilege.h |
-  grep -o 'STAGE_[A-Z_]*' | grep -v '^STAGE_COUNT$')
+# --- the stage list, from the engine's stage table (conf/stages.h) -------
+table=$(CAPINIT_FAULT_STAGE=list "$FAULT")
+stages=$(echo "$table" | cut -d' ' -f1)
 nstages=$(echo "$stages" | wc -l)
-t_eq "$nstages" "$(echo "$enum" | wc -l)" "priv_stage_names has one name per stage before STAGE_COUNT ($nstages)"
-t_eq "$(echo "$stages" | tr a-z A-Z | sed 's/^/STAGE_/')" "$enum" "the names are the enum's, in the enum's order"
+t_eq "$(echo "$stages" | head -n 1) $(echo "$stages" | tail -n 1) $nstages" "session exec 17" \
+  "the stage table runs from session to exec ($nstages stages)"
 
-# capexec(8): the exit status of each stage's class
-code_of() {
-  case $1 in
-    session|signals|directory|umask|rlimits) echo 111 ;;
-    keepcaps|groups|gid|uid) echo 112 ;;
-    effective|bounding|inheritable|ambient|caps) echo 113 ;;
-    securebits|nnp) echo 114 ;;
-    exec) echo 126 ;;
-    *) echo "unknown stage $1" ;;
-  esac
-}
+# capexec(8), EXIT STATUS: the status of each stage's class, as the man
+# page (what users read) states it: "*113*" then the stages it names
+doc=$(awk '/^# EXIT STATUS/ { on = 1; next } /^# / { on = 0 }
+  on && /^\*1[0-9][0-9]\*$/ { code = substr($0, 2, 3); next }
+  on && code { n = split($0, w, "*"); for (i = 2; i <= n; i += 2) print w[i], code }
+  on && /^$/ { code = "" }' docs/capexec.8.scd | grep -v '^ENOENT\|^EPERM\|^+' | sort -u)
+code_of() { echo "$doc" | awk -v s="$1" '$1 == s { print $2; exit }'; }
+bad=
+for st in $stages; do
+  [ "$(code_of "$st")" = "$(echo "$table" | awk -v s="$st" '$1 == s { print $2 }')" ] || bad="$bad $st"
+done
+t_eq "${bad:-none}" none "every stage's exit status in the table is the one capexec(8) documents"
 
 # --- the specs: the command is the same in all three -----------------------
 CMD="command=/bin/sh -c \"touch $M\""
