@@ -96,7 +96,7 @@ t_eq "$rc:$(cat "$T/err")" "111:capctl: fatal: unable to read directory $T/none/
 "$CAPCTL" check -c "$T/c" "$S/x.svc" >/dev/null 2>&1; t_eq "$?" 100 "-c with FILE: 100"
 "$CAPCTL" frobnicate >/dev/null 2>"$T/err"; rc=$?
 t_eq "$rc:$(cat "$T/err")" "100:capctl: fatal: unknown verb 'frobnicate' (capctl --help lists them)" "unknown verb: 100"
-"$CAPCTL" --help | grep -q '^usage: capctl VERB'; t_ok $? "--help prints usage"
+"$CAPCTL" --help | grep -q '^usage: capctl \[OPTIONS\] VERB'; t_ok $? "--help prints usage"
 t_eq "$("$CAPCTL" --version)" "capctl 0.1.0" "--version"
 
 # --- the binary itself (not in a sanitizer build) ---------------------------
