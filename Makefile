@@ -75,7 +75,7 @@ FORCE:
 
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
-ENGINE_OBJ := $(B)/obj/supervise/privilege.o
+ENGINE_OBJ := $(B)/obj/supervise/privilege.o $(B)/obj/supervise/container.o $(B)/obj/supervise/reaper.o
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
   supervise/log.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_verbs.c supervise/creds.c)
 PROGRAMS := capinit capctl capexec
@@ -180,7 +180,8 @@ $(B)/obj-fault/%.o: %.c $(FLAGS_STAMP) | $(SYSROOT_STAMP)
 	$(say) CC $< [fault]
 	$(Q)$(CC) $(ALL_CFLAGS) -DPRIV_FAULT -MMD -MP -c -o $@ $<
 
-$(B)/tests/capexec-fault: $(B)/obj-fault/supervise/capexec.o $(B)/obj-fault/supervise/privilege.o $(CONF_OBJ)
+$(B)/tests/capexec-fault: $(B)/obj-fault/supervise/capexec.o $(B)/obj-fault/supervise/privilege.o \
+  $(B)/obj-fault/supervise/container.o $(B)/obj-fault/supervise/reaper.o $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

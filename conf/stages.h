@@ -12,6 +12,13 @@
 #define PRIV_STAGES(X) \
   X(SESSION, "session", 111) \
   X(SIGNALS, "signals", 111) \
+  X(NAMESPACES, "namespaces", 115) \
+  X(HOSTNAME, "hostname", 115) \
+  X(NETWORK, "network", 115) \
+  X(MOUNTS, "mounts", 115) \
+  X(ROOT, "root", 115) \
+  X(PROC, "proc", 115) \
+  X(READONLY, "readonly", 115) \
   X(DIRECTORY, "directory", 111) \
   X(UMASK, "umask", 111) \
   X(RLIMITS, "rlimits", 111) \

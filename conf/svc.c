@@ -95,6 +95,7 @@ void svc_free(svc *s)
   free(s->depends);
   for (i = 0; i < s->nafter; i++) free(s->after[i]);
   free(s->after);
+  container_free(s->ct);
   free(s);
 }
 
@@ -276,6 +277,7 @@ void svc_finish(conf_ctx *ctx, svc *s)
   }
 
   resolve_ids(ctx, s, &w);
+  container_finish(ctx, s, &w);
 
   if (!s->line[K_SECUREBITS]) s->securebits = s->mode == SVC_NOROOT ? SECBITS_NOROOT_MODE : 0;
   if (!s->line[K_BOUNDING]) s->bounding = s->mode == SVC_NOROOT ? s->caps : CAPS_ALL;

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 
+#include "container.h"
 #include "diag.h"
 
 #define SVC_NAME_MAX 64
@@ -42,10 +43,12 @@ enum svc_key_id {
   K_SECUREBITS, K_CAPABILITIES, K_BOUNDING, K_NO_NEW_PRIVILEGES, K_DEPENDS,
   K_AFTER, K_READY, K_READY_TIMEOUT, K_RESTART, K_RESTART_DELAY,
   K_RESTART_DELAY_MAX, K_STOP_SIGNAL, K_STOP_TIMEOUT, K_LOG, K_ENABLED,
+  K_READ_ONLY, K_READ_WRITE, K_BIND, K_BIND_RO, K_ROOT_DIRECTORY, K_PRIVATE_TMP,
+  K_PRIVATE_PIDS, K_NETWORK, K_HOSTNAME, K_PRIVATE_IPC,
   K_COUNT
 };
 
-/* capinit keeps one per service: the fields are ordered to pack (232
+/* capinit keeps one per service: the fields are ordered to pack (240
  * bytes on 64-bit, malloc's 240-byte class). */
 typedef struct svc_s {
   char *name;              /* NAME of NAME.svc, "" when invalid; it lives
@@ -73,6 +76,8 @@ typedef struct svc_s {
   svc_rlimit *rlimit;      /* RLIM_NLIMITS entries; NULL: no rlimit-* key */
   uint64_t caps;           /* inheritable = ambient = post-exec P/E */
   uint64_t bounding;       /* CAPS_ALL means every cap the kernel has */
+
+  svc_container *ct;           /* NULL: no container key */
 
   char **depends;
   size_t ndepends;

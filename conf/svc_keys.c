@@ -456,5 +456,15 @@ conf_key const svc_keys[] = {
   { "stop-timeout", K_STOP_TIMEOUT, 0, "duration", k_stop_timeout },
   { "log", K_LOG, 0, "file | console | kmsg | none", k_log },
   { "enabled", K_ENABLED, 0, "yes | no", k_enabled },
+  { "read-only", K_READ_ONLY, 0, "yes | no", ct_key_read_only },
+  { "read-write", K_READ_WRITE, KEY_REPEAT, "absolute paths", ct_key_read_write },
+  { "bind", K_BIND, KEY_REPEAT, "SRC[:DST]...", ct_key_bind },
+  { "bind-ro", K_BIND_RO, KEY_REPEAT, "SRC[:DST]...", ct_key_bind },
+  { "root-directory", K_ROOT_DIRECTORY, 0, "absolute path", ct_key_root_directory },
+  { "private-tmp", K_PRIVATE_TMP, 0, "yes | no", ct_key_private_tmp },
+  { "private-pids", K_PRIVATE_PIDS, 0, "yes | no", ct_key_private_pids },
+  { "network", K_NETWORK, 0, "host | none | netns:NAME", ct_key_network },
+  { "hostname", K_HOSTNAME, 0, "host name", ct_key_hostname },
+  { "private-ipc", K_PRIVATE_IPC, 0, "yes | no", ct_key_private_ipc },
 };
 size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];

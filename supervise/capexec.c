@@ -8,9 +8,12 @@
  * ambient, caps); 114 securebits or no_new_privs; 126 the command could
  * not be executed; 127 it was not found.  Otherwise, the command's. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <skalibs/strerr.h>
@@ -18,6 +21,7 @@
 #include "../conf/diag.h"
 #include "../conf/svc.h"
 #include "privilege.h"
+#include "reaper.h"
 
 char const *PROG = "capexec";
 
@@ -71,6 +75,71 @@ static void fault_from_env(void)
   if (priv_fault_stage < 0) strerr_dief3x(100, "unknown stage '", want, "' in CAPINIT_FAULT_STAGE");
 }
 #endif
+
+static void die_at(svc const *s, char **cmd, priv_fail const *f) __attribute__((noreturn));
+static void die_at(svc const *s, char **cmd, priv_fail const *f)
+{
+  char what[512];
+  errno = f->err;
+  if (f->stage == STAGE_EXEC) snprintf(what, sizeof what, "execute %s", cmd[0]);
+  else priv_fail_describe(f, s, what, sizeof what);
+  strerr_diefu4sys(priv_fail_exit_code(f), what, " (stage ", stage_name(f->stage), ")");
+}
+
+/* private-pids: the command runs under a reaper, the first process of a
+ * new PID namespace (supervise/reaper.h); capexec waits for it, as
+ * unshare --fork does, passes on every signal it gets to the command, and
+ * ends as the command ended (its exit status, or its signal). */
+static void pidns_main(svc const *s, char **cmd, char **env) __attribute__((noreturn));
+static void pidns_main(svc const *s, char **cmd, char **env)
+{
+  sigset_t all;
+  reaper_report r;
+  priv_fail f;
+  int rep[2];
+  pid_t pid;
+  ssize_t n;
+
+  sigfillset(&all);
+  sigprocmask(SIG_SETMASK, &all, 0);
+  if (pipe2(rep, O_CLOEXEC) < 0) strerr_diefu1sys(111, "create a pipe");
+  pid = reaper_fork();
+  if (pid < 0) {
+    f.stage = STAGE_NAMESPACES;
+    f.err = errno;
+    f.arg = -1;
+    die_at(s, cmd, &f);
+  }
+  if (pid == 0) {
+    close(rep[0]);
+    if (priv_apply(s, 0, priv_last_cap(), &f) < 0) reaper_fail(rep[1], &f);
+    reaper_run(cmd, env, rep[1], -1);
+  }
+  close(rep[1]);
+  while ((n = read(rep[0], &r, sizeof r)) < 0 && errno == EINTR) ;
+  if (n == (ssize_t)sizeof r && r.kind == REAPER_FAILED) {
+    waitpid(pid, 0, 0);
+    die_at(s, cmd, &r.f);
+  }
+  if (n != (ssize_t)sizeof r) strerr_dief1x(111, "the reaper of the new PID namespace ended without a word");
+  for (;;) {
+    siginfo_t si;
+    int sig = sigwaitinfo(&all, &si), st;
+    if (sig < 0) continue;
+    if (sig != SIGCHLD) {
+      sigqueue(pid, sig, (union sigval){ .sival_int = REAPER_SIGNAL_MAIN });
+      continue;
+    }
+    if (waitpid(pid, &st, WNOHANG) != pid) continue;
+    if (read(rep[0], &r, sizeof r) == (ssize_t)sizeof r && r.kind == REAPER_EXITED) st = r.status;
+    if (WIFSIGNALED(st)) {
+      signal(WTERMSIG(st), SIG_DFL);
+      sigprocmask(SIG_UNBLOCK, &all, 0);
+      kill(getpid(), WTERMSIG(st));
+    }
+    _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 111);
+  }
+}
 
 int main(int argc, char **argv)
 {
@@ -128,16 +197,7 @@ int main(int argc, char **argv)
   if (!env) strerr_diefu1sys(111, "allocate memory");
 
   /* a chain-loader: no new session; directory and umask only when set */
-  {
-    svc const *cs = s;
-    char what[512];
-    priv_exec(cs, PRIV_SIGNALS, priv_last_cap(), cmd, env, &f);
-    errno = f.err;
-    if (f.stage == STAGE_EXEC) {
-      snprintf(what, sizeof what, "execute %s", cmd[0]);
-    } else {
-      priv_fail_describe(&f, cs, what, sizeof what);
-    }
-    strerr_diefu4sys(priv_fail_exit_code(&f), what, " (stage ", stage_name(f.stage), ")");
-  }
+  if (s->ct && s->ct->private_pids) pidns_main(s, cmd, env);
+  priv_exec(s, PRIV_SIGNALS, priv_last_cap(), cmd, env, &f);
+  die_at(s, cmd, &f);
 }

@@ -243,16 +243,17 @@ static void status_record(client *c, service *s)
   char text[STATUS_TEXT_MAX], fail[256], what[200], name[SVC_NAME_MAX + 1];
   uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
                                    s->state == ST_STOPPING ? s->spawned_at : s->down_at;
+  pid_t pid = service_command_pid(s);
   last_exit(s, le, sizeof le);
-  proc_field(s->pid, "Uid", uid, sizeof uid);
-  proc_field(s->pid, "Gid", gid, sizeof gid);
-  proc_field(s->pid, "Groups", groups, sizeof groups);
-  proc_field(s->pid, "CapInh", inh, sizeof inh);
-  proc_field(s->pid, "CapPrm", prm, sizeof prm);
-  proc_field(s->pid, "CapEff", eff, sizeof eff);
-  proc_field(s->pid, "CapBnd", bnd, sizeof bnd);
-  proc_field(s->pid, "CapAmb", amb, sizeof amb);
-  proc_field(s->pid, "NoNewPrivs", nnp, sizeof nnp);
+  proc_field(pid, "Uid", uid, sizeof uid);
+  proc_field(pid, "Gid", gid, sizeof gid);
+  proc_field(pid, "Groups", groups, sizeof groups);
+  proc_field(pid, "CapInh", inh, sizeof inh);
+  proc_field(pid, "CapPrm", prm, sizeof prm);
+  proc_field(pid, "CapEff", eff, sizeof eff);
+  proc_field(pid, "CapBnd", bnd, sizeof bnd);
+  proc_field(pid, "CapAmb", amb, sizeof amb);
+  proc_field(pid, "NoNewPrivs", nnp, sizeof nnp);
   if (s->status_text) memcpy(text, s->status_text, sizeof text);
   else text[0] = 0;
   clean(text);
@@ -271,7 +272,7 @@ static void status_record(client *c, service *s)
         "name=%s\tstate=%s\twanted=%s\tpid=%d\tsince_ms=%" PRIu64 "\trestarts=%u\tlast_exit=%s"
         "\tstatus=%s\tfailure=%s\tuser=%u\tmode=%s\ttype=%s\tlog_lines=%" PRIu64 "\tlog_dropped=%" PRIu64
         "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s",
-        record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)s->pid,
+        record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)pid,
         since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
         s->spec->mode == SVC_NOROOT ? "noroot" : "legacy",
         s->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", s->log.lines, s->log.dropped,
@@ -315,7 +316,8 @@ static int verify_one(client *c, service *s)
   static char const *const keys[] = { "Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff",
                                       "CapBnd", "CapAmb", "NoNewPrivs" };
   size_t i, j, w;
-  if (s->state != ST_UP || s->pid <= 0 || s->spec->type != SVC_LONGRUN) {
+  pid_t pid = service_command_pid(s);
+  if (s->state != ST_UP || pid <= 0 || s->spec->type != SVC_LONGRUN) {
     char name[SVC_NAME_MAX + 1];
     reply(c, "name=%s\tresult=skipped\treason=not running", record_name(s, name, sizeof name));
     return 0;
@@ -341,7 +343,7 @@ static int verify_one(client *c, service *s)
   snprintf(want[7], sizeof want[7], "%016" PRIx64, p.after.amb);
   snprintf(want[8], sizeof want[8], "%d", p.after.nnp);
   for (i = 0; i < 9; i++) {
-    proc_field(s->pid, keys[i], live[i], sizeof live[i]);
+    proc_field(pid, keys[i], live[i], sizeof live[i]);
     if (i == 2 ? same_number_set(live[i], want[i]) : !strcmp(live[i], want[i])) continue;
     reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", s->spec->name, keys[i],
           live[i], want[i]);
@@ -430,7 +432,7 @@ static void request(client *c, char const *msg, size_t len)
     }
     if (find_all(c, args + 2, n - 1, targets) < 0) return;
     for (i = 0; i + 1 < n; i++)
-      if (targets[i]->pid > 0) kill(targets[i]->pid, sig);
+      if (targets[i]->pid > 0) service_signal(targets[i], sig);
     reply(c, "ok");
   } else if (!strcmp(verb, "reload")) {
     if (supervisor_load(0) < 0) reply(c, "error: unable to read %s/services", sv.confdir);

@@ -19,13 +19,10 @@
 #include <linux/securebits.h>
 
 #include "../conf/names.h"
-#include "privilege.h"
+#include "engine.h"
 
 #ifdef PRIV_FAULT
 int priv_fault_stage = -1;
-#define FAULT(stage) (priv_fault_stage == (stage) ? (errno = EPERM, 1) : 0)
-#else
-#define FAULT(stage) 0
 #endif
 
 typedef struct capsets_s {
@@ -73,7 +70,7 @@ unsigned priv_last_cap(void)
   return c;
 }
 
-static int fail(priv_fail *f, int stage, int arg)
+int priv_failed(priv_fail *f, int stage, int arg)
 {
   f->stage = stage;
   f->err = errno;
@@ -110,7 +107,7 @@ uint64_t priv_signals_to_reset = UINT64_MAX;
  * SIGABRT lock), and the engine may run in a child that shares capinit's
  * memory.  Only the signals of priv_signals_to_reset get SIG_DFL: execve
  * resets caught signals itself and keeps ignored ones. */
-static int reset_signals(void)
+int priv_reset_signals(void)
 {
   struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; }
     dfl = { SIG_DFL, 0, 0, 0 };
@@ -123,9 +120,7 @@ static int reset_signals(void)
   return (int)syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, sizeof none);
 }
 
-/* Test builds: every stage can be forced to fail at its start, whether or
- * not it has anything to do for this service. */
-#define STAGE(x) do { if (FAULT(x)) return fail(f, (x), -1); } while (0)
+#define STAGE(x) STAGE_START(f, x)
 
 int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
 {
@@ -136,12 +131,16 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
 
   /* 1. the process itself: session, signals, directory, umask, rlimits */
   STAGE(STAGE_SESSION);
-  if ((flags & PRIV_SESSION) && syscall(SYS_setsid) < 0) return fail(f, STAGE_SESSION, -1);
+  if ((flags & PRIV_SESSION) && syscall(SYS_setsid) < 0) return priv_failed(f, STAGE_SESSION, -1);
   STAGE(STAGE_SIGNALS);
-  if ((flags & PRIV_SIGNALS) && reset_signals() < 0) return fail(f, STAGE_SIGNALS, -1);
+  if ((flags & PRIV_SIGNALS) && priv_reset_signals() < 0) return priv_failed(f, STAGE_SIGNALS, -1);
+
+  /* the container, while the child still holds capinit's privilege; the
+   * service's directory is in it */
+  if (container_apply(s->ct, f) < 0) return -1;
   STAGE(STAGE_DIRECTORY);
   if ((s->directory || (flags & PRIV_DEFAULTS)) && syscall(SYS_chdir, s->directory ? s->directory : "/") < 0)
-    return fail(f, STAGE_DIRECTORY, -1);
+    return priv_failed(f, STAGE_DIRECTORY, -1);
   STAGE(STAGE_UMASK);
   if (s->umask_set || (flags & PRIV_DEFAULTS)) syscall(SYS_umask, s->umask);
   STAGE(STAGE_RLIMITS);
@@ -150,39 +149,39 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
     if (!s->rlimit[i].set) continue;
     rl.rlim_cur = s->rlimit[i].soft;
     rl.rlim_max = s->rlimit[i].hard;
-    if (syscall(SYS_prlimit64, 0, i, &rl, 0) < 0) return fail(f, STAGE_RLIMITS, i);
+    if (syscall(SYS_prlimit64, 0, i, &rl, 0) < 0) return priv_failed(f, STAGE_RLIMITS, i);
   }
 
   /* 2. keep the permitted set across the switch away from uid 0; not
    * needed (and maybe locked) when no-setuid-fixup is already on */
   STAGE(STAGE_KEEPCAPS);
   cur_bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-  if (cur_bits < 0) return fail(f, STAGE_KEEPCAPS, -1);
+  if (cur_bits < 0) return priv_failed(f, STAGE_KEEPCAPS, -1);
   if (geteuid() == 0 && s->uid != 0 && !(cur_bits & (1 << SECURE_NO_SETUID_FIXUP))) {
-    if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0) return fail(f, STAGE_KEEPCAPS, -1);
+    if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0) return priv_failed(f, STAGE_KEEPCAPS, -1);
     kept = 1;
   }
 
   /* 3. ids */
   STAGE(STAGE_GROUPS);
   if (syscall(SYS_setgroups, s->ngroups, s->groups) < 0 && (errno != EPERM || !same_groups(s)))
-    return fail(f, STAGE_GROUPS, -1);
+    return priv_failed(f, STAGE_GROUPS, -1);
   STAGE(STAGE_GID);
   if (syscall(SYS_setresgid, s->gid, s->gid, s->gid) < 0 && (errno != EPERM || !same_ids(0, s->gid)))
-    return fail(f, STAGE_GID, -1);
+    return priv_failed(f, STAGE_GID, -1);
   STAGE(STAGE_UID);
   if (syscall(SYS_setresuid, s->uid, s->uid, s->uid) < 0 && (errno != EPERM || !same_ids(1, s->uid)))
-    return fail(f, STAGE_UID, -1);
+    return priv_failed(f, STAGE_UID, -1);
   /* keep-caps is a securebit: left on, step 8 would need CAP_SETPCAP to
    * clear it for a spec that wants it off (a launcher without setpcap) */
-  if (kept && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0) return fail(f, STAGE_UID, -1);
+  if (kept && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0) return priv_failed(f, STAGE_UID, -1);
 
   /* 4. the uid change cleared the effective set: effective := permitted */
   STAGE(STAGE_EFFECTIVE);
-  if (caps_get(&c) < 0) return fail(f, STAGE_EFFECTIVE, -1);
+  if (caps_get(&c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
   if (c.eff != c.prm) {
     c.eff = c.prm;
-    if (caps_set(&c) < 0) return fail(f, STAGE_EFFECTIVE, -1);
+    if (caps_set(&c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
   }
 
   /* 5. bounding */
@@ -191,53 +190,58 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
     if (s->bounding & ((uint64_t)1 << cap)) continue;
     if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
         (errno != EPERM || prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 0))
-      return fail(f, STAGE_BOUNDING, (int)cap);
+      return priv_failed(f, STAGE_BOUNDING, (int)cap);
   }
 
   /* 6. inheritable */
   STAGE(STAGE_INHERITABLE);
   c.inh = s->caps;
-  if (caps_set(&c) < 0) return fail(f, STAGE_INHERITABLE, -1);
+  if (caps_set(&c) < 0) return priv_failed(f, STAGE_INHERITABLE, -1);
 
   /* 7. ambient: exactly the declared set, whatever was inherited */
   STAGE(STAGE_AMBIENT);
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
-    return fail(f, STAGE_AMBIENT, -1);
+    return priv_failed(f, STAGE_AMBIENT, -1);
   for (cap = 0; cap < 64; cap++) {
     if (!(s->caps & ((uint64_t)1 << cap))) continue;
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
-      return fail(f, STAGE_AMBIENT, (int)cap);
+      return priv_failed(f, STAGE_AMBIENT, (int)cap);
   }
 
   /* 8. securebits, after the ambient raise: no-cap-ambient-raise is valid
    * with capabilities */
   STAGE(STAGE_SECUREBITS);
   cur_bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-  if (cur_bits < 0) return fail(f, STAGE_SECUREBITS, -1);
+  if (cur_bits < 0) return priv_failed(f, STAGE_SECUREBITS, -1);
   if ((unsigned)cur_bits != s->securebits && prctl(PR_SET_SECUREBITS, s->securebits, 0, 0, 0) < 0)
-    return fail(f, STAGE_SECUREBITS, -1);
+    return priv_failed(f, STAGE_SECUREBITS, -1);
 
   /* 9. no launcher privilege survives into a service that is not
    * legacy-mode root (F2: nnp only bounds P' by the launcher's P) */
   STAGE(STAGE_CAPS);
   if (!legacy_root) {
     c.eff = c.prm = c.inh = s->caps;
-    if (caps_set(&c) < 0) return fail(f, STAGE_CAPS, -1);
+    if (caps_set(&c) < 0) return priv_failed(f, STAGE_CAPS, -1);
   }
 
   /* 10. */
   STAGE(STAGE_NNP);
   if (s->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-    return fail(f, STAGE_NNP, -1);
+    return priv_failed(f, STAGE_NNP, -1);
   return 0;
+}
+
+void priv_exec_only(char *const *argv, char *const *envp, priv_fail *f)
+{
+  if (!PRIV_FAULT_HIT(STAGE_EXEC)) syscall(SYS_execve, argv[0], argv, envp);
+  priv_failed(f, STAGE_EXEC, -1);
 }
 
 void priv_exec(svc const *s, unsigned flags, unsigned last_cap,
                char *const *argv, char *const *envp, priv_fail *f)
 {
   if (priv_apply(s, flags, last_cap, f) < 0) return;
-  if (!FAULT(STAGE_EXEC)) syscall(SYS_execve, argv[0], argv, envp);
-  fail(f, STAGE_EXEC, -1);
+  priv_exec_only(argv, envp, f);
 }
 
 char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len)
@@ -250,6 +254,10 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
       else snprintf(buf, len, "create a new session");
       break;
     case STAGE_SIGNALS: snprintf(buf, len, "reset signal dispositions and mask"); break;
+    case STAGE_NAMESPACES: case STAGE_HOSTNAME: case STAGE_NETWORK: case STAGE_MOUNTS:
+    case STAGE_ROOT: case STAGE_PROC: case STAGE_READONLY:
+      container_describe(f, s->ct, buf, len);
+      break;
     case STAGE_DIRECTORY:
       snprintf(buf, len, "change directory to %s", s->directory ? s->directory : "/");
       break;

@@ -14,11 +14,13 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include "../conf/names.h"
 #include "notify.h"
 #include "privilege.h"
+#include "reaper.h"
 #include "supervisor.h"
 
 char const *const state_names[] = {
@@ -112,9 +114,10 @@ typedef struct child_s {
 
 static char child_stack[128 * 1024] __attribute__((aligned(16)));
 
-static int child_main(void *arg)
+/* The descriptors of the service: 0 /dev/null, 1 and 2 its output, and
+ * its readiness descriptor.  -1 with c->f set (stage session). */
+static int child_fds(child *c)
 {
-  child *c = arg;
   /* the descriptor limit the services get first: the readiness
    * descriptor's number must fit under it, whatever capinit's is now */
   if (sv.nofile.rlim_max) syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &sv.nofile, 0);
@@ -124,11 +127,110 @@ static int child_main(void *arg)
     c->f.stage = STAGE_SESSION;
     c->f.err = errno;
     c->f.arg = PRIV_ARG_STDIO;
-  } else {
-    priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, c->argv, c->env, &c->f);
+    return -1;
   }
+  return 0;
+}
+
+static int child_main(void *arg)
+{
+  child *c = arg;
+  if (child_fds(c) == 0)
+    priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, c->argv, c->env, &c->f);
   syscall(SYS_exit, 126);
   return 126;
+}
+
+/* ------------------------------------------------------ private-pids */
+
+#define REAPER_START_MS 10000u  /* to build the container and exec */
+#define REAPER_FD_MIN 1024      /* above every readiness descriptor */
+
+pid_t service_command_pid(service const *s)
+{
+  char path[64], buf[64];
+  ssize_t n;
+  int fd;
+  if (s->pid <= 0 || !s->spec->ct || !s->spec->ct->private_pids) return s->pid;
+  snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)s->pid, (int)s->pid);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  return (pid_t)atoi(buf);
+}
+
+void service_signal(service const *s, int sig)
+{
+  if (s->pid <= 0) return;
+  /* the reaper passes on only what is queued for the command */
+  if (s->spec->ct && s->spec->ct->private_pids)
+    sigqueue(s->pid, sig, (union sigval){ .sival_int = REAPER_SIGNAL_MAIN });
+  else
+    kill(s->pid, sig);
+}
+
+int service_command_status(service *s, int status)
+{
+  reaper_report r;
+  if (s->reaper_fd < 0) return status;
+  if (read(s->reaper_fd, &r, sizeof r) == (ssize_t)sizeof r && r.kind == REAPER_EXITED) status = r.status;
+  close(s->reaper_fd);
+  s->reaper_fd = -1;
+  return status;
+}
+
+/* The reaper (a copy of capinit, no exec): the service's descriptors as a
+ * spawn's child places them, its report pipe above them, every other
+ * descriptor of capinit closed; then the engine (its signals stay
+ * blocked: it waits for them), then the command.  Never returns. */
+static void reaper_child(child *c, int rep) __attribute__((noreturn));
+static void reaper_child(child *c, int rep)
+{
+  int r = (int)syscall(SYS_fcntl, rep, F_DUPFD, REAPER_FD_MIN), keep = c->ready_fd >= 0 ? c->spec->ready_fd : -1;
+  if (r < 0 || child_fds(c) < 0) {
+    c->f.err = errno;
+    reaper_fail(r < 0 ? rep : r, &c->f);
+  }
+  /* 3 .. r - 1 but the readiness descriptor, and above r */
+  if (keep >= 0) {
+    syscall(SYS_close_range, 3, keep - 1, 0);
+    syscall(SYS_close_range, keep + 1, r - 1, 0);
+  } else {
+    syscall(SYS_close_range, 3, r - 1, 0);
+  }
+  syscall(SYS_close_range, r + 1, ~0U, 0);
+  if (priv_apply(c->spec, PRIV_SESSION | PRIV_DEFAULTS, sv.last_cap, &c->f) < 0) reaper_fail(r, &c->f);
+  reaper_run(c->argv, c->env, r, keep);
+}
+
+/* Wait for the reaper's first report: it runs the command, or a stage
+ * failed (*f).  A reaper that says nothing in REAPER_START_MS is killed. */
+static void reaper_started(service *s, pid_t pid, int rep, priv_fail *f)
+{
+  struct pollfd p = { rep, POLLIN, 0 };
+  reaper_report r;
+  ssize_t n = -1;
+  int pr;
+  while ((pr = poll(&p, 1, REAPER_START_MS)) < 0 && errno == EINTR) ;
+  if (pr > 0) while ((n = read(rep, &r, sizeof r)) < 0 && errno == EINTR) ;
+  if (n == (ssize_t)sizeof r && r.kind == REAPER_RUNNING) {
+    fcntl(rep, F_SETFL, O_NONBLOCK);
+    s->reaper_fd = rep;
+    return;
+  }
+  if (n == (ssize_t)sizeof r && r.kind == REAPER_FAILED) {
+    *f = r.f;
+  } else {
+    /* it ended, or hangs, without a word */
+    kill(pid, SIGKILL);
+    f->stage = STAGE_NAMESPACES;
+    f->err = pr == 0 ? ETIMEDOUT : ECHILD;
+    f->arg = -1;
+  }
+  close(rep);
 }
 
 /* /dev/null, opened once (close-on-exec): every service's stdin, and its
@@ -165,7 +267,19 @@ static pid_t spawn(service *s, char **argv, int with_readiness, priv_fail *f)
 
   {
     child c = { spec, argv, env, null, out, rp[1], { -1, 0, -1 } };
-    pid = clone(child_main, child_stack + sizeof child_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+    if (spec->ct && spec->ct->private_pids) {
+      int rep[2];
+      pid = -1;
+      if (pipe2(rep, O_CLOEXEC) == 0) {
+        pid = reaper_fork();
+        if (pid == 0) reaper_child(&c, rep[1]);
+        close(rep[1]);
+        if (pid > 0) reaper_started(s, pid, rep[0], &c.f);
+        else close(rep[0]);
+      }
+    } else {
+      pid = clone(child_main, child_stack + sizeof child_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+    }
     *f = c.f;
   }
   free(env);

@@ -84,7 +84,7 @@ static service *service_new(svc *spec)
   service *s = calloc(1, sizeof *s);
   if (!s) return 0;
   s->spec = spec;
-  s->ready_pipe = s->notify_sock = -1;
+  s->ready_pipe = s->notify_sock = s->reaper_fd = -1;
   s->log.pipe = s->log.wpipe = s->log.file = -1;
   s->last_status = -1;
   s->fail_stage = s->fail_errno = s->fail_arg = -1;
@@ -108,6 +108,7 @@ static void service_forget(size_t i)
   log_close(s);
   notify_close(s);
   if (s->ready_pipe >= 0) close(s->ready_pipe);
+  if (s->reaper_fd >= 0) close(s->reaper_fd);
   svc_free(s->spec);
   svc_free(s->next_spec);
   free(s->status_text);
@@ -288,6 +289,7 @@ static void reap(void)
     service *s = service_by_pid(pid);
     if (!s) continue;  /* an orphan: reaped, nothing more */
     if (s->log.pipe >= 0) log_read(s);
+    if (pid == s->pid || pid == s->stop_pid) status = service_command_status(s, status);
     service_event(s, EV_EXITED, status);
     /* a restart now, before the next waitpid() looks at every child */
     service_settle(s);

@@ -65,6 +65,7 @@ typedef struct service_s {
   pid_t stop_pid;          /* a oneshot's stop-command */
   int ready_pipe;          /* fd:N readiness, -1 */
   int notify_sock;         /* notify readiness, -1 */
+  int reaper_fd;           /* private-pids: the reaper's reports, -1 */
   unsigned mark;           /* service_want()'s visit mark */
   unsigned restarts;
   uint32_t backoff_ms;
@@ -119,6 +120,14 @@ void service_settle_all(void);
 void service_settle(service *s);
 service *service_by_name(char const *name);
 service *service_by_pid(pid_t pid);
+/* The pid of the command itself: the main process, or with private-pids
+ * the reaper's child (0 when there is none). */
+pid_t service_command_pid(service const *s);
+/* Send sig to the command itself (capctl signal). */
+void service_signal(service const *s, int sig);
+/* The wait status of the command that just ended: status, or with
+ * private-pids the one its reaper reported (reaper_fd is closed). */
+int service_command_status(service *s, int status);
 void service_want(service *s, int up);
 int service_is_settled_down(service const *s);
 

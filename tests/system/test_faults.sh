@@ -18,7 +18,7 @@ M=$T/marker
 table=$(CAPINIT_FAULT_STAGE=list "$FAULT")
 stages=$(echo "$table" | cut -d' ' -f1)
 nstages=$(echo "$stages" | wc -l)
-t_eq "$(echo "$stages" | head -n 1) $(echo "$stages" | tail -n 1) $nstages" "session exec 17" \
+t_eq "$(echo "$stages" | head -n 1) $(echo "$stages" | tail -n 1) $nstages" "session exec 24" \
   "the stage table runs from session to exec ($nstages stages)"
 
 # capexec(8), EXIT STATUS: the status of each stage's class, as the man
@@ -34,13 +34,25 @@ for st in $stages; do
 done
 t_eq "${bad:-none}" none "every stage's exit status in the table is the one capexec(8) documents"
 
-# --- the specs: the command is the same in all three -----------------------
+# --- the specs: the same command in all (those with a private /tmp see $T
+# through a bind) ------------------------------------------------------------
 CMD="command=/bin/sh -c \"touch $M\""
+# a root directory for the last: /usr bound read-only, the links of a
+# merged /usr, and /m for the marker's directory
+R=$T/root
+mkdir -p "$R/proc" "$R/dev" "$R/tmp" "$R/usr" "$R/m"
+for l in bin sbin lib lib32 lib64 libx32; do [ -L "/$l" ] && ln -s "$(readlink "/$l")" "$R/$l"; done
+SPECS="legacy-root legacy-nonroot noroot ct-noroot ct-pids ct-root"
 spec() { # NAME -> the -k arguments, one per line
   case $1 in
     legacy-root) printf '%s\n' "$CMD" ;;
     legacy-nonroot) printf '%s\n' "$CMD" user=nobody ;;
     noroot) printf '%s\n' "$CMD" user=nobody mode=noroot capabilities=net_bind_service no-new-privileges=yes ;;
+    ct-noroot) printf '%s\n' 'command=/bin/sh -c "touch /mnt/marker"' user=nobody mode=noroot read-only=yes \
+      "bind=$T:/mnt" private-tmp=yes network=none private-ipc=yes hostname=faults ;;
+    ct-pids) printf '%s\n' "$CMD" user=nobody private-pids=yes read-only=yes "read-write=$T" ;;
+    ct-root) printf '%s\n' 'command=/bin/sh -c "touch /m/marker"' "root-directory=$R" bind-ro=/usr \
+      "bind=$T:/m" private-pids=yes hostname=faults ;;
   esac
 }
 run() { # BINARY SPEC: run it with the spec's keys; sets rc, leaves $T/err
@@ -56,7 +68,8 @@ EOF
 marker() { if [ -e "$M" ]; then echo present; else echo absent; fi; }
 
 cases=0
-for sp in legacy-root legacy-nonroot noroot; do
+mounts0=$(cat /proc/self/mountinfo)
+for sp in $SPECS; do
   # positive control: without a fault, the command runs
   unset CAPINIT_FAULT_STAGE
   run "$FAULT" "$sp"
@@ -71,8 +84,12 @@ for sp in legacy-root legacy-nonroot noroot; do
     cases=$((cases + 1))
   done
 done
-echo "# summary: $cases fault cases ($nstages stages x 3 specs)"
-t_eq "$cases" "$((nstages * 3))" "every stage x spec case ran"
+echo "# summary: $cases fault cases ($nstages stages x 6 specs, 3 of them with containers)"
+t_eq "$cases" "$((nstages * 6))" "every stage x spec case ran"
+# the container's namespaces and mounts were the failed child's: none is
+# left in this namespace, nor any process of the runs
+t_eq "$(cat /proc/self/mountinfo)" "$mounts0" "no mount left behind in this mount namespace"
+t_eq "$(ps -eo args | grep -c "^$FAULT")" 0 "no process of the fault runs left (reapers included)"
 
 # an unknown stage name is a usage error, nothing runs
 CAPINIT_FAULT_STAGE=nosuch run "$FAULT" legacy-root
@@ -84,7 +101,7 @@ t_eq "exit $rc, marker $(marker): $(cat "$T/err")" \
 strings "$FAULT" | grep -q CAPINIT_FAULT_STAGE
 t_eq "$?" 0 "control: the fault build contains CAPINIT_FAULT_STAGE"
 t_eq "$(strings "$REL" | grep -c CAPINIT_FAULT_STAGE)" 0 "the release capexec does not contain CAPINIT_FAULT_STAGE"
-for sp in legacy-root legacy-nonroot noroot; do
+for sp in $SPECS; do
   ran=0
   for st in $stages nosuch; do
     CAPINIT_FAULT_STAGE=$st run "$REL" "$sp"

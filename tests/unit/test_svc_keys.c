@@ -6,6 +6,7 @@
  * A key added to svc_keys[] or capinit_conf_keys[] without a case here
  * fails the coverage checks at the end. */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,7 +405,102 @@ static void log_file(svc const *s, char const *what) { t_ueq(s->log, LOG_FILE, "
 static void enabled_no(svc const *s, char const *what) { t_ueq(s->enabled, 0, "%s", what); }
 static void enabled_yes(svc const *s, char const *what) { t_ueq(s->enabled, 1, "%s", what); }
 
+/* The container keys: paths resolve under ROOT (tests/unit/root), which
+ * has /srv/www, /data and a root directory /ct with proc, dev, tmp. */
+static void read_only_rw(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->read_only, "%s: read-only", what);
+  t_ueq(s->ct ? s->ct->nrw : 9, 2, "%s: 2 read-write paths", what);
+  if (s->ct && s->ct->nrw == 2) {
+    t_streq(s->ct->rw[0].path, "/data", "%s: the first, as written", what);
+    t_streq(s->ct->rw[1].path, "/srv/www", "%s: the second", what);
+  }
+}
+
+static void read_only_no(svc const *s, char const *what)
+{
+  t_ok(s->ct && !s->ct->read_only && !container_has_mounts(s->ct), "%s: no file tree of its own", what);
+  t_ueq(container_unshare_flags(s->ct), 0, "%s: no namespace", what);
+}
+
+static void binds_two(svc const *s, char const *what)
+{
+  t_ueq(s->ct ? s->ct->nbinds : 9, 2, "%s: 2 binds", what);
+  if (!s->ct || s->ct->nbinds != 2) return;
+  t_streq(s->ct->binds[0].src, "/data", "%s: bind source", what);
+  t_streq(s->ct->binds[0].dst, "/srv/www", "%s: bind target", what);
+  t_streq(s->ct->binds[0].at, "/srv/www", "%s: attached at the target (no root-directory)", what);
+  t_ueq(s->ct->binds[0].ro, 0, "%s: bind is writable", what);
+  t_streq(s->ct->binds[1].src, "/srv/www", "%s: bind-ro source", what);
+  t_streq(s->ct->binds[1].dst, "/data", "%s: bind-ro target", what);
+  t_ueq(s->ct->binds[1].ro, 1, "%s: bind-ro is read-only", what);
+}
+
+static void root_ct(svc const *s, char const *what)
+{
+  t_streq(s->ct ? s->ct->root : "", "/ct", "%s", what);
+  t_ok(s->ct && s->ct->nbinds == 1 && s->ct->binds[0].at && !strcmp(s->ct->binds[0].at, "/ct/srv/www") &&
+       !strcmp(s->ct->binds[0].dst, "/srv/www"),
+       "%s: bind-ro /srv/www (no :DST) is attached under the root directory", what);
+  t_ueq(container_unshare_flags(s->ct), CLONE_NEWNS, "%s: a mount namespace", what);
+}
+
+static void private_tmp_yes(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->private_tmp, "%s", what);
+  t_ueq(container_unshare_flags(s->ct), CLONE_NEWNS, "%s: a mount namespace", what);
+}
+
+static void private_pids_yes(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->private_pids, "%s", what);
+  t_ueq(container_unshare_flags(s->ct), CLONE_NEWNS, "%s: a mount namespace (for its /proc)", what);
+}
+
+static void private_ipc_yes(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->private_ipc, "%s", what);
+  t_ueq(container_unshare_flags(s->ct), CLONE_NEWIPC, "%s: an IPC namespace only", what);
+}
+
+static void network_none(svc const *s, char const *what)
+{
+  t_ueq(s->ct ? s->ct->network : 9, NET_NONE, "%s", what);
+  t_ueq(container_unshare_flags(s->ct), CLONE_NEWNET, "%s: a network namespace only", what);
+}
+
+static void network_netns(svc const *s, char const *what)
+{
+  t_ueq(s->ct ? s->ct->network : 9, NET_NAMED, "%s", what);
+  t_streq(s->ct ? s->ct->netns : "", "/run/netns/blue-1", "%s: the namespace's file", what);
+  t_ueq(container_unshare_flags(s->ct), 0, "%s: joins one, makes none", what);
+}
+
+static void network_host(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->network == NET_HOST && !s->ct->netns, "%s", what);
+}
+
+static void hostname_box(svc const *s, char const *what)
+{
+  t_streq(s->ct ? s->ct->hostname : "", "box.example", "%s", what);
+  t_ueq(container_unshare_flags(s->ct), CLONE_NEWUTS, "%s: a UTS namespace only", what);
+}
+
 static roundtrip const roundtrips[] = {
+  { "read-only", OK "read-only = yes\nread-write = /data\nread-write = /srv/www /data\n", read_only_rw },
+  { "read-write", OK "read-only = yes\nread-write = /data, /srv/www\n", read_only_rw },
+  { "read-only", OK "read-only = no\n", read_only_no },
+  { "bind", OK "bind = /data:/srv/www\nbind-ro = /srv/www:/data\n", binds_two },
+  { "bind-ro", OK "bind = /data:/srv/www\nbind-ro = /srv/www:/data\n", binds_two },
+  { "root-directory", OK "root-directory = /ct\nbind-ro = /srv/www\n", root_ct },
+  { "private-tmp", OK "private-tmp = yes\n", private_tmp_yes },
+  { "private-pids", OK "private-pids = yes\n", private_pids_yes },
+  { "private-ipc", OK "private-ipc = yes\n", private_ipc_yes },
+  { "network", OK "network = none\n", network_none },
+  { "network", OK "network = netns:blue-1\n", network_netns },
+  { "network", OK "network = host\n", network_host },
+  { "hostname", OK "hostname = box.example\n", hostname_box },
   { "description", OK "description =   web server, no root  \n", description_trimmed },
   { "type", "type = oneshot\n" OK, type_oneshot },
   { "type", "type = longrun\n" OK, type_longrun },

@@ -1,0 +1,376 @@
+/* conf/container.c -- the container keys of a service file, and the checks
+ * that need the whole file (container.h). */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "container.h"
+#include "keys.h"
+#include "svc.h"
+#include "values.h"
+#include "xalloc.h"
+
+#define SVC(obj) ((svc *)(obj))
+
+static svc_container *ct_of(void *obj)
+{
+  svc *s = obj;
+  if (!s->ct) s->ct = xcalloc(1, sizeof *s->ct);
+  return s->ct;
+}
+
+int container_has_mounts(svc_container const *ct)
+{
+  return ct && (ct->read_only || ct->nrw || ct->nbinds || ct->root || ct->private_tmp || ct->private_pids);
+}
+
+int container_unshare_flags(svc_container const *ct)
+{
+  int f = 0;
+  if (!ct) return 0;
+  if (container_has_mounts(ct)) f |= CLONE_NEWNS;
+  if (ct->private_ipc) f |= CLONE_NEWIPC;
+  if (ct->hostname) f |= CLONE_NEWUTS;
+  if (ct->network == NET_NONE) f |= CLONE_NEWNET;
+  return f;
+}
+
+/* An absolute path with no "." or ".." component, no empty one ("//"), no
+ * trailing '/' (but "/"): what a mount target or source is written as, so
+ * that the path in the file is the path the kernel sees. */
+static char const *path_problem(char const *v)
+{
+  char const *p;
+  if (v[0] != '/') return "expected an absolute path";
+  if (strlen(v) >= PATH_MAX) return "path too long";
+  if (!v[1]) return 0;
+  for (p = v; *p; ) {
+    size_t n;
+    p++;  /* the '/' */
+    n = strcspn(p, "/");
+    if (!n) return "an empty component ('//' or a trailing '/')";
+    if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+      return "a '.' or '..' component";
+    p += n;
+  }
+  return 0;
+}
+
+static int bool_key(conf_where *w, unsigned char *slot, char const *v)
+{
+  int b;
+  if (value_bool(v, &b) < 0) return conf_error(w, "%s: expected yes or no, not '%s'", w->key, v);
+  *slot = (unsigned char)b;
+  return 0;
+}
+
+int ct_key_read_only(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return bool_key(w, &ct_of(o)->read_only, v);
+}
+
+int ct_key_private_tmp(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return bool_key(w, &ct_of(o)->private_tmp, v);
+}
+
+int ct_key_private_pids(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return bool_key(w, &ct_of(o)->private_pids, v);
+}
+
+int ct_key_private_ipc(conf_where *w, void *o, char const *k, char const *v)
+{
+  (void)k;
+  return bool_key(w, &ct_of(o)->private_ipc, v);
+}
+
+typedef struct list_acc_s {
+  conf_where *w;
+  svc_container *ct;
+  int ro;                  /* bind-ro */
+} list_acc;
+
+static int one_rw(char const *item, void *arg)
+{
+  list_acc *a = arg;
+  char const *why = path_problem(item);
+  size_t i;
+  if (why) return conf_error(a->w, "read-write: %s, not '%s'", why, item);
+  for (i = 0; i < a->ct->nrw; i++)
+    if (!strcmp(a->ct->rw[i].path, item)) return 0;
+  if (a->ct->nrw >= CT_RW_MAX) return conf_error(a->w, "read-write: more than %d paths", CT_RW_MAX);
+  a->ct->rw = xreallocarray(a->ct->rw, a->ct->nrw + 1, sizeof *a->ct->rw);
+  a->ct->rw[a->ct->nrw].path = xstrdup(item);
+  a->ct->rw[a->ct->nrw++].line = a->w->line;
+  return 0;
+}
+
+int ct_key_read_write(conf_where *w, void *o, char const *k, char const *v)
+{
+  list_acc a = { w, ct_of(o), 0 };
+  (void)k;
+  return value_list(v, one_rw, &a) ? -1 : 0;
+}
+
+static int one_bind(char const *item, void *arg)
+{
+  list_acc *a = arg;
+  svc_container *ct = a->ct;
+  char const *colon = strchr(item, ':'), *why;
+  char *src, *dst;
+  size_t i;
+  src = colon ? xstrndup(item, (size_t)(colon - item)) : xstrdup(item);
+  dst = xstrdup(colon ? colon + 1 : item);
+  if ((why = path_problem(src)) || (why = path_problem(dst))) {
+    conf_error(a->w, "%s: %s, not '%s' (SRC or SRC:DST, absolute paths)", a->w->key, why, item);
+    goto bad;
+  }
+  if (!strcmp(dst, "/")) {
+    conf_error(a->w, "%s: '%s' would cover the whole tree: use root-directory", a->w->key, item);
+    goto bad;
+  }
+  for (i = 0; i < ct->nbinds; i++) {
+    if (!strcmp(ct->binds[i].dst, dst)) {
+      conf_error(a->w, "%s: %s is already a bind target (line %u)", a->w->key, dst, ct->binds[i].line);
+      goto bad;
+    }
+  }
+  if (ct->nbinds >= CT_BINDS_MAX) {
+    conf_error(a->w, "%s: more than %d binds", a->w->key, CT_BINDS_MAX);
+    goto bad;
+  }
+  ct->binds = xreallocarray(ct->binds, ct->nbinds + 1, sizeof *ct->binds);
+  ct->binds[ct->nbinds].src = src;
+  ct->binds[ct->nbinds].dst = dst;
+  ct->binds[ct->nbinds].at = 0;
+  ct->binds[ct->nbinds].ro = (unsigned char)a->ro;
+  ct->binds[ct->nbinds++].line = a->w->line;
+  return 0;
+bad:
+  free(src);
+  free(dst);
+  return -1;
+}
+
+int ct_key_bind(conf_where *w, void *o, char const *k, char const *v)
+{
+  list_acc a = { w, ct_of(o), !strcmp(k, "bind-ro") };
+  return value_list(v, one_bind, &a) ? -1 : 0;
+}
+
+int ct_key_root_directory(conf_where *w, void *o, char const *k, char const *v)
+{
+  svc_container *ct = ct_of(o);
+  char const *why = path_problem(v);
+  (void)k;
+  if (why) return conf_error(w, "root-directory: %s, not '%s'", why, v);
+  if (!strcmp(v, "/")) return conf_error(w, "root-directory: '/' is the tree the service has anyway: leave the key out");
+  free(ct->root);
+  ct->root = xstrdup(v);
+  return 0;
+}
+
+/* A name of /run/netns (as `ip netns add` makes them) or of the UTS
+ * namespace: letters, digits, '-', '_' and '.', not "." or "..". */
+static int plain_name(char const *v, size_t max, int underscore)
+{
+  size_t i, n = strlen(v);
+  if (!n || n > max || !strcmp(v, ".") || !strcmp(v, "..")) return 0;
+  for (i = 0; i < n; i++) {
+    char c = v[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+          c == '.' || (underscore && c == '_')))
+      return 0;
+  }
+  return 1;
+}
+
+int ct_key_network(conf_where *w, void *o, char const *k, char const *v)
+{
+  svc_container *ct = ct_of(o);
+  (void)k;
+  free(ct->netns);
+  ct->netns = 0;
+  if (!strcmp(v, "host")) ct->network = NET_HOST;
+  else if (!strcmp(v, "none")) ct->network = NET_NONE;
+  else if (!strncmp(v, "netns:", 6)) {
+    char path[128];
+    if (!plain_name(v + 6, 64, 1))
+      return conf_error(w, "network: invalid namespace name '%s' (letters, digits, '-', '_', '.'; at most 64)", v + 6);
+    snprintf(path, sizeof path, CT_NETNS_DIR "/%s", v + 6);
+    ct->netns = xstrdup(path);
+    ct->network = NET_NAMED;
+  } else {
+    return conf_error(w, "network: expected host, none or netns:NAME, not '%s'", v);
+  }
+  return 0;
+}
+
+int ct_key_hostname(conf_where *w, void *o, char const *k, char const *v)
+{
+  svc_container *ct = ct_of(o);
+  (void)k;
+  if (!plain_name(v, 64, 0) || v[0] == '-' || v[0] == '.' || v[strlen(v) - 1] == '-' || v[strlen(v) - 1] == '.')
+    return conf_error(w, "hostname: invalid host name '%s' (letters, digits, '-' and '.'; at most 64)", v);
+  free(ct->hostname);
+  ct->hostname = xstrdup(v);
+  return 0;
+}
+
+void container_free(svc_container *ct)
+{
+  size_t i;
+  if (!ct) return;
+  free(ct->netns);
+  free(ct->hostname);
+  free(ct->root);
+  for (i = 0; i < ct->nrw; i++) free(ct->rw[i].path);
+  free(ct->rw);
+  for (i = 0; i < ct->nbinds; i++) {
+    free(ct->binds[i].src);
+    free(ct->binds[i].dst);
+    free(ct->binds[i].at);
+  }
+  free(ct->binds);
+  free(ct);
+}
+
+/* ------------------------------------------------------------ the file */
+
+/* prefix + path must exist and be itself: no symbolic link on the way (a
+ * mount on a link's target is where a tree escapes).  *st gets what it
+ * is.  0, or -1 after reporting. */
+static int real_path(conf_where *w, char const *key, char const *prefix, char const *path, struct stat *st)
+{
+  char full[PATH_MAX + 1], real[PATH_MAX], base[PATH_MAX];
+  size_t n;
+  int inside;
+  if ((size_t)snprintf(full, sizeof full, "%s%s", prefix, path) >= sizeof full)
+    return conf_error(w, "%s: %s%s: path too long", key, prefix, path);
+  if (lstat(full, st) < 0) {
+    if (errno == ENOENT) return conf_error(w, "%s: %s does not exist", key, full);
+    return conf_error(w, "%s: %s: %s", key, full, strerror(errno));
+  }
+  if (!realpath(full, real)) return conf_error(w, "%s: %s: %s", key, full, strerror(errno));
+  if (!*prefix) {
+    if (!strcmp(real, full)) return 0;
+    return conf_error(w, "%s: %s is, or lies under, a symbolic link (to %s): name the real path", key, full, real);
+  }
+  /* checking an image (capctl check -R ROOT): where it leads, in ROOT's terms */
+  if (!realpath(prefix, base)) return conf_error(w, "%s: %s: %s", key, prefix, strerror(errno));
+  n = strlen(base);
+  inside = !strncmp(real, base, n) && (real[n] == '/' || !real[n]);
+  if (inside && !strcmp(real + n, path)) return 0;
+  return conf_error(w, "%s: %s is, or lies under, a symbolic link (to %s%s): name the real path", key, full,
+                    inside ? (real[n] ? real + n : "/") : real, inside ? "" : ", outside the tree");
+  return 0;
+}
+
+/* The root-directory must hold the mount points of what the engine puts
+ * in it: proc, dev and tmp. */
+static void check_root(conf_where *w, char const *prefix, char const *root)
+{
+  static char const *const dirs[] = { "/proc", "/dev", "/tmp" };
+  struct stat st;
+  size_t i;
+  if (real_path(w, "root-directory", prefix, root, &st) < 0) return;
+  if (!S_ISDIR(st.st_mode)) {
+    conf_error(w, "root-directory: %s%s is not a directory", prefix, root);
+    return;
+  }
+  for (i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+    char in[PATH_MAX];
+    snprintf(in, sizeof in, "%s%s", root, dirs[i]);
+    if (real_path(w, "root-directory", prefix, in, &st) < 0) continue;
+    if (!S_ISDIR(st.st_mode))
+      conf_error(w, "root-directory: %s%s is not a directory (the service's %s is mounted there)", prefix, in, dirs[i]);
+  }
+}
+
+static int under(char const *path, char const *dir)
+{
+  size_t n = strlen(dir);
+  return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
+}
+
+/* The mounts the engine makes itself (a private /tmp; the root
+ * directory's /proc, /dev and /tmp) come after the binds and would hide
+ * one made under them: the directory that covers path, or NULL. */
+static char const *covered(svc_container const *ct, char const *path)
+{
+  static char const *const own[] = { "/tmp", "/var/tmp", "/proc", "/dev" };
+  size_t i;
+  for (i = 0; i < sizeof own / sizeof *own; i++) {
+    int mounted = ct->root ? i != 1 : ct->private_tmp ? i < 2 : ct->private_pids && i == 2;
+    if (mounted && under(path, own[i])) return own[i];
+  }
+  return 0;
+}
+
+static void check_binds(conf_where *w, char const *prefix, svc_container *ct)
+{
+  size_t i;
+  for (i = 0; i < ct->nbinds; i++) {
+    ct_bind *b = &ct->binds[i];
+    char const *key = b->ro ? "bind-ro" : "bind", *hidden = covered(ct, b->dst);
+    struct stat s, d;
+    char at[PATH_MAX + 1];
+    w->line = b->line;
+    if (hidden) {
+      conf_error(w, "%s: %s is in the service's own %s, mounted after the binds: it would be hidden", key,
+                 b->dst, hidden);
+      continue;
+    }
+    if ((size_t)snprintf(at, sizeof at, "%s%s", ct->root ? ct->root : "", b->dst) >= sizeof at) {
+      conf_error(w, "%s: %s%s: path too long", key, ct->root ? ct->root : "", b->dst);
+      continue;
+    }
+    free(b->at);
+    b->at = xstrdup(at);
+    if (real_path(w, key, prefix, b->src, &s) < 0 || real_path(w, key, prefix, at, &d) < 0) continue;
+    if (S_ISDIR(s.st_mode) != S_ISDIR(d.st_mode))
+      conf_error(w, "%s: %s is %s and %s is not: a bind needs the same kind on both sides", key,
+                 b->src, S_ISDIR(s.st_mode) ? "a directory" : "a file", at);
+  }
+}
+
+void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w)
+{
+  svc_container *ct = s->ct;
+  char const *prefix = strcmp(ctx->root, "/") ? ctx->root : "";
+  size_t i;
+  struct stat st;
+  if (!ct) return;
+  if (ct->root) {
+    w->line = s->line[K_ROOT_DIRECTORY];
+    check_root(w, prefix, ct->root);
+    if (s->ready == READY_NOTIFY) {
+      w->line = s->line[K_READY];
+      conf_error(w, "ready: notify needs capinit's socket in the service's tree, which root-directory hides: use fd:N");
+    }
+  }
+  check_binds(w, prefix, ct);
+  for (i = 0; i < ct->nrw; i++) {
+    char in[PATH_MAX + 1];
+    char const *own = covered(ct, ct->rw[i].path);
+    w->line = ct->rw[i].line;
+    if (own) {
+      conf_error(w, "read-write: %s is in the service's own %s, which it gets writable anyway", ct->rw[i].path, own);
+      continue;
+    }
+    snprintf(in, sizeof in, "%s%s", ct->root ? ct->root : "", ct->rw[i].path);
+    real_path(w, "read-write", prefix, in, &st);
+  }
+  if (ct->nrw && !ct->read_only) {
+    w->line = ct->rw[0].line;
+    conf_warning(w, "read-write: has no effect without read-only = yes");
+  }
+}

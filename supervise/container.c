@@ -1,0 +1,372 @@
+/* supervise/container.c -- the container stages of the privilege engine:
+ * namespaces, hostname, network, mounts, root, proc, readonly (in that
+ * order, after signals and before directory; conf/stages.h).  They run in
+ * the child while it still holds capinit's privilege; like the rest of the
+ * engine they only make system calls, on what conf/container.c resolved.
+ *
+ * Paths are opened with openat2(RESOLVE_NO_SYMLINKS) and mounts made with
+ * the descriptor-based mount API (open_tree, move_mount, fsopen, fsmount,
+ * mount_setattr): a symbolic link swapped in after the file was checked
+ * cannot redirect a mount.  Any failure stops the spawn: the service never
+ * runs uncontained. */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/mount.h>
+#include <linux/openat2.h>
+
+#include "engine.h"
+
+#ifndef MNT_DETACH
+#define MNT_DETACH 2  /* umount2(2); <sys/mount.h> clashes with <linux/mount.h> */
+#endif
+
+/* ------------------------------------------------------------ helpers */
+
+static int sys_close(int fd)
+{
+  int e = errno, r = (int)syscall(SYS_close, fd);
+  errno = e;
+  return r;
+}
+
+/* An O_PATH descriptor of path (relative to dir), no symbolic link
+ * followed on the way. */
+static int path_fd(int dir, char const *path)
+{
+  struct open_how how;
+  memset(&how, 0, sizeof how);
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS;
+  return (int)syscall(SYS_openat2, dir, path, &how, sizeof how);
+}
+
+/* Attach the detached mount m on dir/path; closes m. */
+static int attach(int m, int dir, char const *path)
+{
+  int d = path_fd(dir, path), r = -1;
+  if (d >= 0) {
+    r = (int)syscall(SYS_move_mount, m, "", d, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+    sys_close(d);
+  }
+  sys_close(m);
+  return r;
+}
+
+/* A copy of the tree at src (with what is mounted under it) on dst. */
+static int bind_at(int sdir, char const *src, int ddir, char const *dst)
+{
+  int s = path_fd(sdir, src), m;
+  if (s < 0) return -1;
+  m = (int)syscall(SYS_open_tree, s, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+  sys_close(s);
+  if (m < 0) return -1;
+  return attach(m, ddir, dst);
+}
+
+/* A new file system of type on dir/path, with options (key, value pairs,
+ * then NULL) and mount attributes. */
+static int fs_at(char const *type, char const *const *opts, unsigned attrs, int dir, char const *path)
+{
+  int fs = (int)syscall(SYS_fsopen, type, FSOPEN_CLOEXEC), m;
+  size_t i;
+  if (fs < 0) return -1;
+  for (i = 0; opts && opts[i]; i += 2)
+    if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opts[i], opts[i + 1], 0) < 0) goto fail;
+  if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, 0, 0, 0) < 0) goto fail;
+  m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attrs);
+  sys_close(fs);
+  if (m < 0) return -1;
+  return attach(m, dir, path);
+fail:
+  sys_close(fs);
+  return -1;
+}
+
+/* Set and clear mount attributes of the mount at path (and those under it
+ * when recursive). */
+static int set_attrs(char const *path, unsigned set, unsigned clear, int recursive)
+{
+  struct mount_attr a;
+  memset(&a, 0, sizeof a);
+  a.attr_set = set;
+  a.attr_clr = clear;
+  return (int)syscall(SYS_mount_setattr, AT_FDCWD, path,
+                      AT_SYMLINK_NOFOLLOW | (recursive ? AT_RECURSIVE : 0), &a, sizeof a);
+}
+
+/* path as a mount of its own (a bind of itself), then attributes. */
+static int self_bind(char const *path, unsigned set, unsigned clear, int recursive)
+{
+  if (bind_at(AT_FDCWD, path, AT_FDCWD, path) < 0) return -1;
+  return set_attrs(path, set, clear, recursive);
+}
+
+static int exists(char const *path)
+{
+  int fd = path_fd(AT_FDCWD, path);
+  if (fd < 0) return 0;
+  sys_close(fd);
+  return 1;
+}
+
+/* ------------------------------------------------------------ stages */
+
+static int stage_namespaces(svc_container const *ct, priv_fail *f)
+{
+  int flags = container_unshare_flags(ct);
+  if (flags && syscall(SYS_unshare, flags) < 0) return priv_failed(f, STAGE_NAMESPACES, -1);
+  return 0;
+}
+
+/* The loopback interface of a new network namespace, up. */
+static int loopback_up(void)
+{
+  struct ifreq ifr;
+  int s = (int)syscall(SYS_socket, AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = -1;
+  if (s < 0) return -1;
+  memset(&ifr, 0, sizeof ifr);
+  memcpy(ifr.ifr_name, "lo", 3);
+  if (syscall(SYS_ioctl, s, SIOCGIFFLAGS, &ifr) == 0) {
+    ifr.ifr_flags |= IFF_UP;
+    r = (int)syscall(SYS_ioctl, s, SIOCSIFFLAGS, &ifr);
+  }
+  sys_close(s);
+  return r;
+}
+
+static int stage_network(svc_container const *ct, priv_fail *f)
+{
+  if (ct->network == NET_NONE && loopback_up() < 0) return priv_failed(f, STAGE_NETWORK, -1);
+  if (ct->network == NET_NAMED) {
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, ct->netns, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return priv_failed(f, STAGE_NETWORK, -1);
+    if (syscall(SYS_setns, fd, CLONE_NEWNET) < 0) {
+      sys_close(fd);
+      return priv_failed(f, STAGE_NETWORK, -1);
+    }
+    sys_close(fd);
+  }
+  return 0;
+}
+
+static char const *const tmp_opts[] = { "mode", "1777", 0 };
+
+static int stage_mounts(svc_container const *ct, priv_fail *f)
+{
+  size_t i;
+  if (syscall(SYS_mount, 0, "/", 0, MS_REC | MS_PRIVATE, 0) < 0) return priv_failed(f, STAGE_MOUNTS, CT_ARG_PRIVATE);
+  if (ct->root && bind_at(AT_FDCWD, ct->root, AT_FDCWD, ct->root) < 0)
+    return priv_failed(f, STAGE_MOUNTS, CT_ARG_ROOT);
+  for (i = 0; i < ct->nbinds; i++)
+    if (bind_at(AT_FDCWD, ct->binds[i].src, AT_FDCWD, ct->binds[i].at) < 0)
+      return priv_failed(f, STAGE_MOUNTS, (int)i);
+  if (ct->private_tmp && !ct->root) {
+    if (fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, AT_FDCWD, "/tmp") < 0)
+      return priv_failed(f, STAGE_MOUNTS, CT_ARG_TMP);
+    if (exists("/var/tmp") &&
+        fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, AT_FDCWD, "/var/tmp") < 0)
+      return priv_failed(f, STAGE_MOUNTS, CT_ARG_VARTMP);
+  }
+  return 0;
+}
+
+/* The root directory's /dev: a tmpfs with the usual devices (bound from
+ * capinit's /dev), its links, shm and a private devpts. */
+static int make_dev(int root)
+{
+  static char const *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+  static char const *const links[][2] = {
+    { "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
+    { "stderr", "/proc/self/fd/2" }, { "ptmx", "pts/ptmx" },
+  };
+  static char const *const dev_opts[] = { "mode", "0755", 0 };
+  static char const *const pts_opts[] = { "ptmxmode", "0666", "mode", "0620", 0 };
+  int dev, r = -1;
+  size_t i;
+  if (fs_at("tmpfs", dev_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, root, "dev") < 0) return -1;
+  dev = path_fd(root, "dev");
+  if (dev < 0) return -1;
+  {
+    /* an O_PATH descriptor cannot make files: a real one of the same */
+    int d = (int)syscall(SYS_openat, root, "dev", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    sys_close(dev);
+    if (d < 0) return -1;
+    dev = d;
+  }
+  for (i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+    char host[32] = "/dev/";
+    int fd;
+    memcpy(host + 5, nodes[i], strlen(nodes[i]) + 1);
+    if (!exists(host)) continue;  /* capinit's /dev lacks it: so does the service's */
+    fd = (int)syscall(SYS_openat, dev, nodes[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) goto out;
+    sys_close(fd);
+    if (bind_at(AT_FDCWD, host, dev, nodes[i]) < 0) goto out;
+  }
+  for (i = 0; i < sizeof links / sizeof *links; i++)
+    if (syscall(SYS_symlinkat, links[i][1], dev, links[i][0]) < 0) goto out;
+  if (syscall(SYS_mkdirat, dev, "shm", 01777) < 0 ||
+      fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, dev, "shm") < 0)
+    goto out;
+  if (syscall(SYS_mkdirat, dev, "pts", 0755) < 0 ||
+      fs_at("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, dev, "pts") < 0)
+    goto out;
+  r = 0;
+out:
+  sys_close(dev);
+  return r;
+}
+
+static int stage_root(svc_container const *ct, priv_fail *f)
+{
+  int root;
+  if (!ct->root) return 0;
+  root = path_fd(AT_FDCWD, ct->root);
+  if (root < 0) return priv_failed(f, STAGE_ROOT, CT_ARG_ROOT);
+  if (make_dev(root) < 0) {
+    sys_close(root);
+    return priv_failed(f, STAGE_ROOT, CT_ARG_DEV);
+  }
+  if (fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, root, "tmp") < 0) {
+    sys_close(root);
+    return priv_failed(f, STAGE_ROOT, CT_ARG_TMP);
+  }
+  /* pivot_root(".", "."): the old root is stacked under the new one, and
+   * detached from it at once */
+  if (syscall(SYS_fchdir, root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
+      syscall(SYS_umount2, ".", MNT_DETACH) < 0 || syscall(SYS_chdir, "/") < 0) {
+    sys_close(root);
+    return priv_failed(f, STAGE_ROOT, CT_ARG_PIVOT);
+  }
+  sys_close(root);
+  return 0;
+}
+
+static int stage_proc(svc_container const *ct, priv_fail *f)
+{
+  if (!ct->private_pids && !ct->root) return 0;
+  if (fs_at("proc", 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, AT_FDCWD, "/proc") < 0)
+    return priv_failed(f, STAGE_PROC, -1);
+  return 0;
+}
+
+/* The kernel's knobs stay read-only under a read-only tree, as the rest
+ * of /proc becomes writable again (a process's own files: oom_score_adj,
+ * its comm...). */
+static char const *const proc_knobs[] = { "/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs" };
+
+static int stage_readonly(svc_container const *ct, priv_fail *f)
+{
+  size_t i;
+  if (ct->read_only) {
+    if (set_attrs("/", MOUNT_ATTR_RDONLY, 0, 1) < 0) return priv_failed(f, STAGE_READONLY, CT_ARG_TREE);
+    /* devices, and the process's own /proc files, stay writable */
+    if (exists("/dev") && set_attrs("/dev", 0, MOUNT_ATTR_RDONLY, 1) < 0)
+      return priv_failed(f, STAGE_READONLY, CT_ARG_DEV);
+    if (exists("/proc") && set_attrs("/proc", 0, MOUNT_ATTR_RDONLY, 0) < 0)
+      return priv_failed(f, STAGE_READONLY, CT_ARG_PROC);
+    for (i = 0; i < sizeof proc_knobs / sizeof *proc_knobs; i++)
+      if (exists(proc_knobs[i]) && self_bind(proc_knobs[i], MOUNT_ATTR_RDONLY, 0, 0) < 0)
+        return priv_failed(f, STAGE_READONLY, CT_ARG_PROC);
+    if ((ct->private_tmp || ct->root) && set_attrs("/tmp", 0, MOUNT_ATTR_RDONLY, 0) < 0)
+      return priv_failed(f, STAGE_READONLY, CT_ARG_TMP);
+    if (ct->private_tmp && !ct->root && exists("/var/tmp") && set_attrs("/var/tmp", 0, MOUNT_ATTR_RDONLY, 0) < 0)
+      return priv_failed(f, STAGE_READONLY, CT_ARG_VARTMP);
+    for (i = 0; i < ct->nrw; i++)
+      if (self_bind(ct->rw[i].path, 0, MOUNT_ATTR_RDONLY, 1) < 0)
+        return priv_failed(f, STAGE_READONLY, CT_ARG_RW + (int)i);
+  }
+  for (i = 0; i < ct->nbinds; i++) {
+    ct_bind const *b = &ct->binds[i];
+    if (!b->ro && !ct->read_only) continue;
+    if (set_attrs(b->dst, b->ro ? MOUNT_ATTR_RDONLY : 0, b->ro ? 0 : MOUNT_ATTR_RDONLY, 1) < 0)
+      return priv_failed(f, STAGE_READONLY, (int)i);
+  }
+  return 0;
+}
+
+int container_apply(svc_container const *ct, priv_fail *f)
+{
+  STAGE_START(f, STAGE_NAMESPACES);
+  if (ct && stage_namespaces(ct, f) < 0) return -1;
+  STAGE_START(f, STAGE_HOSTNAME);
+  if (ct && ct->hostname && syscall(SYS_sethostname, ct->hostname, strlen(ct->hostname)) < 0)
+    return priv_failed(f, STAGE_HOSTNAME, -1);
+  STAGE_START(f, STAGE_NETWORK);
+  if (ct && stage_network(ct, f) < 0) return -1;
+  STAGE_START(f, STAGE_MOUNTS);
+  if (container_has_mounts(ct) && stage_mounts(ct, f) < 0) return -1;
+  STAGE_START(f, STAGE_ROOT);
+  if (ct && stage_root(ct, f) < 0) return -1;
+  STAGE_START(f, STAGE_PROC);
+  if (ct && stage_proc(ct, f) < 0) return -1;
+  STAGE_START(f, STAGE_READONLY);
+  if (container_has_mounts(ct) && stage_readonly(ct, f) < 0) return -1;
+  return 0;
+}
+
+/* ------------------------------------------------------------ messages */
+
+static char const *bind_text(svc_container const *ct, int i, char *buf, size_t len)
+{
+  if (!ct || i < 0 || (size_t)i >= ct->nbinds) return "bind-mount";
+  snprintf(buf, len, "bind-mount %s on %s%s", ct->binds[i].src, ct->binds[i].at,
+           ct->binds[i].ro ? " (read-only)" : "");
+  return buf;
+}
+
+char *container_describe(priv_fail const *f, svc_container const *ct, char *buf, size_t len)
+{
+  char const *root = ct && ct->root ? ct->root : "the root directory";
+  char b[600];
+  switch (f->stage) {
+    case STAGE_NAMESPACES: {
+      int fl = container_unshare_flags(ct);
+      snprintf(buf, len, "create the namespaces (%s%s%s%s)", fl & CLONE_NEWNS ? " mount" : "",
+               fl & CLONE_NEWIPC ? " ipc" : "", fl & CLONE_NEWUTS ? " uts" : "", fl & CLONE_NEWNET ? " network" : "");
+      break;
+    }
+    case STAGE_HOSTNAME: snprintf(buf, len, "set the hostname %s", ct && ct->hostname ? ct->hostname : ""); break;
+    case STAGE_NETWORK:
+      if (ct && ct->network == NET_NAMED) snprintf(buf, len, "join the network namespace %s", ct->netns);
+      else snprintf(buf, len, "bring up the loopback interface of a new network namespace");
+      break;
+    case STAGE_MOUNTS:
+      if (f->arg == CT_ARG_PRIVATE) snprintf(buf, len, "make the mount tree private");
+      else if (f->arg == CT_ARG_ROOT) snprintf(buf, len, "make %s a mount of its own", root);
+      else if (f->arg == CT_ARG_TMP) snprintf(buf, len, "mount a private /tmp");
+      else if (f->arg == CT_ARG_VARTMP) snprintf(buf, len, "mount a private /var/tmp");
+      else snprintf(buf, len, "%s", bind_text(ct, f->arg, b, sizeof b));
+      break;
+    case STAGE_ROOT:
+      if (f->arg == CT_ARG_DEV) snprintf(buf, len, "make %s/dev", root);
+      else if (f->arg == CT_ARG_TMP) snprintf(buf, len, "mount %s/tmp", root);
+      else if (f->arg == CT_ARG_PIVOT) snprintf(buf, len, "pivot into %s", root);
+      else snprintf(buf, len, "open %s", root);
+      break;
+    case STAGE_PROC: snprintf(buf, len, "mount a new /proc"); break;
+    case STAGE_READONLY:
+      if (f->arg == CT_ARG_TREE) snprintf(buf, len, "make the whole tree read-only");
+      else if (f->arg == CT_ARG_DEV) snprintf(buf, len, "keep /dev writable");
+      else if (f->arg == CT_ARG_PROC) snprintf(buf, len, "keep /proc writable and its kernel settings read-only");
+      else if (f->arg == CT_ARG_TMP) snprintf(buf, len, "keep /tmp writable");
+      else if (f->arg == CT_ARG_VARTMP) snprintf(buf, len, "keep /var/tmp writable");
+      else if (f->arg >= CT_ARG_RW && ct && (size_t)(f->arg - CT_ARG_RW) < ct->nrw)
+        snprintf(buf, len, "make %s writable", ct->rw[f->arg - CT_ARG_RW].path);
+      else if (ct && f->arg >= 0 && (size_t)f->arg < ct->nbinds)
+        snprintf(buf, len, "make the bind on %s %s", ct->binds[f->arg].dst, ct->binds[f->arg].ro ? "read-only" : "writable");
+      else snprintf(buf, len, "set the tree's read-only and writable parts");
+      break;
+    default: snprintf(buf, len, "build the container"); break;
+  }
+  return buf;
+}
