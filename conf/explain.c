@@ -83,6 +83,12 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   unsigned c;
   int kept = 0;
 
+  /* the container: namespaces and mounts need cap_sys_admin */
+  if (s->ct && (container_unshare_flags(s->ct) || s->ct->private_pids || s->ct->network == NET_NAMED) &&
+      !HAS(x->eff, CAP_SYS_ADMIN)) {
+    refuse(p, STAGE_NAMESPACES, "the container's namespaces need cap_sys_admin, which the launcher lacks");
+    return -1;
+  }
   /* keepcaps, set only across the uid switch */
   if (x->euid == 0 && s->uid != 0 && !(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
     if (x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) {
@@ -264,6 +270,39 @@ static void exec_rule(cred_state *x, exec_target const *t, kernel_facts const *k
   (void)a;
 }
 
+/* What the container changes, in words. */
+static void container_words(svc_container const *ct, prediction *p)
+{
+  char list[1024];
+  size_t i, n;
+  if (!ct) return;
+  if (ct->root) {
+    n = (size_t)snprintf(list, sizeof list, "%s", ct->nbinds ? ", and the binds" : "");
+    say(p, "its / is %s: it sees nothing else of this system but a fresh /proc, a minimal /dev, an empty /tmp%s",
+        ct->root, list);
+  }
+  if (ct->read_only) {
+    n = 0;
+    list[0] = 0;
+    for (i = 0; i < ct->nrw && n < sizeof list; i++)
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", ct->rw[i].path);
+    for (i = 0; i < ct->nbinds && n < sizeof list; i++)
+      if (!ct->binds[i].ro) n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", ct->binds[i].dst);
+    say(p, "read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in /dev, its own /proc files%s%s%s",
+        ct->private_tmp || ct->root ? ", its own /tmp" : "", n ? " and " : "", list);
+  }
+  for (i = 0; i < ct->nbinds; i++)
+    say(p, "%s of this system is mounted on %s, %s", ct->binds[i].src, ct->binds[i].dst,
+        ct->binds[i].ro ? "read-only" : "writable");
+  if (ct->private_tmp && !ct->root) say(p, "its own empty /tmp: nothing in it is shared with other services");
+  if (ct->private_pids)
+    say(p, "its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)");
+  if (ct->network == NET_NONE) say(p, "no network: its own network namespace, with only the loopback interface");
+  else if (ct->network == NET_NAMED) say(p, "the network of %s (another service sets it up)", ct->netns);
+  if (ct->hostname) say(p, "its own host name: %s", ct->hostname);
+  if (ct->private_ipc) say(p, "its own IPC namespace: no System V IPC or POSIX message queue is shared");
+}
+
 static char const *const root_equivalent[] = {
   "cap_sys_admin", "cap_sys_module", "cap_sys_rawio", "cap_sys_ptrace", "cap_setuid",
   "cap_setgid", "cap_setfcap", "cap_dac_override", "cap_fowner", "cap_chown",
@@ -294,8 +333,11 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
     say(p, "no capabilities: runs with the rights of uid %u only", (unsigned)x->euid);
   else
     say(p, "holds %s", caps_format(x->prm, buf, sizeof buf));
-  if (x->euid == 0 && !legacy_root)
+  if (x->euid == 0 && !legacy_root && !(s->ct && s->ct->read_only))
     say(p, "uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only");
+  else if (x->euid == 0 && !legacy_root)
+    say(p, "uid 0 still passes the kernel's uid checks, but its file tree is read-only: root's files, /proc/sys and /sys cannot be written");
+  container_words(s->ct, p);
 
   for (i = 0; i < sizeof root_equivalent / sizeof root_equivalent[0]; i++) {
     unsigned c;

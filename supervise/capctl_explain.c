@@ -5,6 +5,7 @@
  * The launcher is capctl itself: run it with capinit's credentials (root,
  * full capabilities) to predict what capinit will start. */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -52,6 +53,60 @@ static int cmp_u32(void const *a, void const *b)
   return x < y ? -1 : x > y;
 }
 
+static void json_bool(FILE *f, char const *key, int v)
+{
+  fprintf(f, "      \"%s\": %s,\n", key, v ? "true" : "false");
+}
+
+/* "container": what the service's own namespaces and tree are; null when
+ * it has none (the same values as an empty container). */
+static void print_json_container(FILE *f, svc_container const *ct)
+{
+  static struct { int flag; char const *name; } const kinds[] = {
+    { CLONE_NEWNS, "mnt" }, { 0, "pid" }, { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWNET, "net" },
+  };
+  int flags = container_unshare_flags(ct), first = 1;
+  size_t i;
+  if (!ct) {
+    fprintf(f, "    \"container\": null,\n");
+    return;
+  }
+  fprintf(f, "    \"container\": {\n      \"namespaces\": [");
+  for (i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    if (kinds[i].flag ? !(flags & kinds[i].flag) : !ct->private_pids) continue;
+    fprintf(f, "%s\"%s\"", first ? "" : ", ", kinds[i].name);
+    first = 0;
+  }
+  fprintf(f, "],\n");
+  json_bool(f, "read_only", ct->read_only);
+  fprintf(f, "      \"read_write\": [");
+  for (i = 0; i < ct->nrw; i++) {
+    fprintf(f, "%s", i ? ", " : "");
+    json_string(f, ct->rw[i].path);
+  }
+  fprintf(f, "],\n      \"binds\": [");
+  for (i = 0; i < ct->nbinds; i++) {
+    fprintf(f, "%s{\"src\": ", i ? ", " : "");
+    json_string(f, ct->binds[i].src);
+    fprintf(f, ", \"dst\": ");
+    json_string(f, ct->binds[i].dst);
+    fprintf(f, ", \"read_only\": %s}", ct->binds[i].ro ? "true" : "false");
+  }
+  fprintf(f, "],\n      \"root_directory\": ");
+  if (ct->root) json_string(f, ct->root);
+  else fprintf(f, "null");
+  fprintf(f, ",\n");
+  json_bool(f, "private_tmp", ct->private_tmp || ct->root);
+  json_bool(f, "private_pids", ct->private_pids);
+  fprintf(f, "      \"network\": ");
+  if (ct->network == NET_NAMED) fprintf(f, "\"netns:%s\"", strrchr(ct->netns, '/') + 1);
+  else fprintf(f, "\"%s\"", ct->network == NET_NONE ? "none" : "host");
+  fprintf(f, ",\n      \"hostname\": ");
+  if (ct->hostname) json_string(f, ct->hostname);
+  else fprintf(f, "null");
+  fprintf(f, ",\n      \"private_ipc\": %s\n    },\n", ct->private_ipc ? "true" : "false");
+}
+
 static void print_json(FILE *f, svc const *s, char const *target, prediction *p, int last)
 {
   cred_state *a = &p->after;
@@ -82,6 +137,7 @@ static void print_json(FILE *f, svc const *s, char const *target, prediction *p,
   fprintf(f, "    \"cap_amb\": \"%016" PRIx64 "\",\n", a->amb);
   fprintf(f, "    \"no_new_privs\": %s,\n", a->nnp ? "true" : "false");
   fprintf(f, "    \"at_secure\": %s,\n", p->at_secure ? "true" : "false");
+  print_json_container(f, s->ct);
   fprintf(f, "    \"exposure\": [");
   for (i = 0; i < p->nexposure; i++) {
     fprintf(f, "%s\n      ", i ? "," : "");
@@ -228,7 +284,7 @@ int explain_main(int argc, char **argv)
     char const *target = cmd ? cmd[0] : s->argv ? s->argv[0] : 0;
     exec_target t;
     prediction p;
-    control_target(target ? target : "", &t);
+    control_target_in(s->ct ? s->ct->root : 0, target ? target : "", &t);
     if (!target) t.err = ENOENT;
     if (!detected && explain_needs_setgid_rule(s, &launcher, &t)) {
       k.setgid_rule = control_setgid_rule();

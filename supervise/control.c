@@ -28,6 +28,7 @@
 #include "control.h"
 #include "privilege.h"
 #include "supervisor.h"
+#include "verify_container.h"
 
 #define CLIENTS_MAX CONTROL_CLIENTS_MAX  /* served at once */
 #define CONNECTIONS_MAX 512  /* served and waiting */
@@ -322,7 +323,7 @@ static int verify_one(client *c, service *s)
     reply(c, "name=%s\tresult=skipped\treason=not running", record_name(s, name, sizeof name));
     return 0;
   }
-  if (control_launcher(&launcher) < 0 || control_target(s->spec->argv[0], &t) < 0) {
+  if (control_launcher(&launcher) < 0 || control_target_in(s->spec->ct ? s->spec->ct->root : 0, s->spec->argv[0], &t) < 0) {
     reply(c, "name=%s\tresult=error\treason=%s", s->spec->name, strerror(errno));
     return 1;
   }
@@ -353,6 +354,16 @@ static int verify_one(client *c, service *s)
     reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s",
           s->spec->name, p.reason);
     return 1;
+  }
+  {
+    char field[4200], lv[4200], wv[4200];
+    if (container_verify(s->spec->ct, pid, field, lv, wv, sizeof field)) {
+      clean(field);
+      clean(lv);
+      clean(wv);
+      reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", s->spec->name, field, lv, wv);
+      return 1;
+    }
   }
   reply(c, "name=%s\tresult=ok", s->spec->name);
   return 0;

@@ -40,6 +40,9 @@ control_verb const *control_verb_find(char const *name);
  * command's file (set-id bits, file capabilities, multi-call). */
 int control_launcher(cred_state *c);
 int control_target(char const *path, exec_target *t);
+/* The same for a service with a root directory: path as it sees it
+ * (root NULL: control_target()). */
+int control_target_in(char const *root, char const *path, exec_target *t);
 /* F6 on the running kernel (exec'ing a setgid copy of this program);
  * SETGID_RULE_UNKNOWN if it cannot tell (not root, no suid filesystem). */
 enum setgid_rule control_setgid_rule(void);

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 #include <linux/capability.h>
 
 #include "control.h"
@@ -96,6 +97,50 @@ int control_target(char const *path, exec_target *t)
     t->fcaps_bad = 1;
   }
   if (S_ISREG(st.st_mode)) t->multicall = multicall_name(path);
+  return 0;
+}
+
+int control_target_in(char const *root, char const *path, exec_target *t)
+{
+  struct open_how how;
+  struct stat st;
+  struct statvfs vfs;
+  unsigned char v[64];
+  char self[64];
+  ssize_t n;
+  int dir, fd;
+  if (!root) return control_target(path, t);
+  memset(t, 0, sizeof *t);
+  t->path = path;
+  /* the file the service will execute: path resolved inside root, its
+   * links (absolute ones too) included, as after the pivot */
+  dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) {
+    t->err = errno;
+    return 0;
+  }
+  memset(&how, 0, sizeof how);
+  how.flags = O_RDONLY | O_CLOEXEC;
+  how.resolve = RESOLVE_IN_ROOT;
+  fd = (int)syscall(SYS_openat2, dir, path, &how, sizeof how);
+  close(dir);
+  if (fd < 0 || fstat(fd, &st) < 0) {
+    t->err = errno;
+    if (fd >= 0) close(fd);
+    return 0;
+  }
+  t->mode = st.st_mode;
+  t->uid = st.st_uid;
+  t->gid = st.st_gid;
+  if (fstatvfs(fd, &vfs) == 0) t->nosuid = (vfs.f_flag & ST_NOSUID) != 0;
+  n = fgetxattr(fd, "security.capability", v, sizeof v);
+  if (n >= 0 && explain_parse_fcaps(v, (size_t)n, t) < 0) {
+    t->fcaps = 2;
+    t->fcaps_bad = 1;
+  }
+  snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+  if (S_ISREG(st.st_mode)) t->multicall = multicall_name(self);
+  close(fd);
   return 0;
 }
 
