@@ -284,7 +284,7 @@ int explain_main(int argc, char **argv)
     char const *target = cmd ? cmd[0] : s->argv ? s->argv[0] : 0;
     exec_target t;
     prediction p;
-    control_target_in(s->ct ? s->ct->root : 0, target ? target : "", &t);
+    control_target_view(s->ct, target ? target : "", &t);
     if (!target) t.err = ENOENT;
     if (!detected && explain_needs_setgid_rule(s, &launcher, &t)) {
       k.setgid_rule = control_setgid_rule();

@@ -318,12 +318,14 @@ static int verify_one(client *c, service *s)
                                       "CapBnd", "CapAmb", "NoNewPrivs" };
   size_t i, j, w;
   pid_t pid = service_command_pid(s);
+  char live_root[64];  /* a container's tree is the one its command sees */
+  snprintf(live_root, sizeof live_root, "/proc/%d/root", (int)pid);
   if (s->state != ST_UP || pid <= 0 || s->spec->type != SVC_LONGRUN) {
     char name[SVC_NAME_MAX + 1];
     reply(c, "name=%s\tresult=skipped\treason=not running", record_name(s, name, sizeof name));
     return 0;
   }
-  if (control_launcher(&launcher) < 0 || control_target_in(s->spec->ct ? s->spec->ct->root : 0, s->spec->argv[0], &t) < 0) {
+  if (control_launcher(&launcher) < 0 || control_target_in(container_has_mounts(s->spec->ct) ? live_root : 0, s->spec->argv[0], &t) < 0) {
     reply(c, "name=%s\tresult=error\treason=%s", s->spec->name, strerror(errno));
     return 1;
   }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "../conf/container.h"
 #include "../conf/explain.h"
 
 #define CONTROL_MSG_MAX 4096u
@@ -43,6 +44,9 @@ int control_target(char const *path, exec_target *t);
 /* The same for a service with a root directory: path as it sees it
  * (root NULL: control_target()). */
 int control_target_in(char const *root, char const *path, exec_target *t);
+/* The same as the service will see it: inside its root directory, with
+ * its binds mounted (in a child of its own mount namespace). */
+int control_target_view(svc_container const *ct, char const *path, exec_target *t);
 /* F6 on the running kernel (exec'ing a setgid copy of this program);
  * SETGID_RULE_UNKNOWN if it cannot tell (not root, no suid filesystem). */
 enum setgid_rule control_setgid_rule(void);

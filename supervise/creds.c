@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -141,6 +143,36 @@ int control_target_in(char const *root, char const *path, exec_target *t)
   snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
   if (S_ISREG(st.st_mode)) t->multicall = multicall_name(self);
   close(fd);
+  return 0;
+}
+
+int control_target_view(svc_container const *ct, char const *path, exec_target *t)
+{
+  exec_target got;
+  ssize_t n;
+  pid_t pid;
+  int p[2];
+  size_t i;
+  if (!ct || (!ct->root && !ct->nbinds)) return control_target(path, t);
+  if (pipe2(p, O_CLOEXEC) < 0) return control_target_in(ct->root, path, t);
+  pid = fork();
+  if (pid == 0) {
+    /* the service's tree: its binds, in a mount namespace of this child's
+     * own (without the privilege for it: as capinit's tree shows it) */
+    close(p[0]);
+    if (unshare(CLONE_NEWNS) == 0 && mount(0, "/", 0, MS_REC | MS_PRIVATE, 0) == 0)
+      for (i = 0; i < ct->nbinds; i++) mount(ct->binds[i].src, ct->binds[i].at, 0, MS_BIND | MS_REC, 0);
+    control_target_in(ct->root, path, &got);
+    if (write(p[1], &got, sizeof got) < 0) _exit(1);
+    _exit(0);
+  }
+  close(p[1]);
+  n = pid < 0 ? -1 : read(p[0], &got, sizeof got);
+  close(p[0]);
+  if (pid > 0) waitpid(pid, 0, 0);
+  if (n != (ssize_t)sizeof got) return control_target_in(ct->root, path, t);
+  *t = got;   /* multicall points to a static string, the same here */
+  t->path = path;
   return 0;
 }
 

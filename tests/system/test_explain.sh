@@ -23,6 +23,33 @@ t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -- /bi
   "uid 0 in a locked noroot tree with an empty bounding set: root without power
 uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only" \
   "the powerless console, and what uid 0 still can"
+# the container: with a read-only tree, uid 0 no longer writes root's files
+t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -k read-only=yes -k private-pids=yes \
+  -k network=none -k hostname=box -k private-ipc=yes -k private-tmp=yes -- /bin/sh)" \
+  "uid 0 in a locked noroot tree with an empty bounding set: root without power
+uid 0 still passes the kernel's uid checks, but its file tree is read-only: root's files, /proc/sys and /sys cannot be written
+read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in /dev, its own /proc files, its own /tmp
+its own empty /tmp: nothing in it is shared with other services
+its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)
+no network: its own network namespace, with only the loopback interface
+its own host name: box
+its own IPC namespace: no System V IPC or POSIX message queue is shared" \
+  "the same console contained: what the container changes, in words; root's files no longer writable"
+mkdir -p "$T/rw"
+t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -k read-only=yes -k "read-write=$T/rw" -k bind-ro=/etc:/mnt -- /bin/true)" \
+  "no capabilities: runs with the rights of uid 65534 only
+read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in /dev, its own /proc files and $T/rw
+/etc of this system is mounted on /mnt, read-only" "read-write paths and binds named"
+out=$("$CAPCTL" explain --json -k user=nobody -k read-only=yes -k bind-ro=/etc:/mnt -k private-pids=yes -k network=netns:blue -- /bin/true |
+  sed -n '/"container"/,/^    },/p' | tr -d '\n' | tr -s ' ')
+t_eq "$out" ' "container": { "namespaces": ["mnt", "pid"], "read_only": true, "read_write": [], "binds": [{"src": "/etc", "dst": "/mnt", "read_only": true}], "root_directory": null, "private_tmp": false, "private_pids": true, "network": "netns:blue", "hostname": null, "private_ipc": false },' \
+  "--json: the container's fields"
+t_eq "$("$CAPCTL" explain --json -k user=nobody -- /bin/true | grep '"container"')" '    "container": null,' "--json: no container: null"
+out=$(setpriv --inh-caps=-all --bounding-set=-sys_admin "$CAPCTL" explain -k private-ipc=yes -- /bin/true | sed -n 's/^  launch *//p')
+t_eq "$out" "REFUSED at stage namespaces: the container's namespaces need cap_sys_admin, which the launcher lacks" \
+  "a launcher without cap_sys_admin: a container is refused at stage namespaces"
+t_eq "$("$CAPCTL" explain -k user=nobody -- /bin/true | sed -n 's/^  launch *//p')" ok "control: the same launcher without container keys: ok"
+
 t_eq "$(exposure -k user=nobody -k mode=noroot -k capabilities=net_bind_service -- /bin/true)" \
   "holds cap_net_bind_service
 noroot without no-new-privileges: file-capability binaries can raise privilege" "noroot without nnp: says file caps can raise privilege"
