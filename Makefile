@@ -129,7 +129,9 @@ $(B)/obj/%.o: %.c $(FLAGS_STAMP) | $(SYSROOT_STAMP)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/bin/capinit: $(B)/obj/init/capinit.o $(B)/obj/init/boot.o $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/boot.c init/fstab.c init/shutdown.c init/step.c)
+
+$(B)/bin/capinit: $(B)/obj/init/capinit.o $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
