@@ -237,14 +237,15 @@ out:
 
 static int isoctal(char c) { return c >= '0' && c <= '7'; }
 
+/* \ooo from \000 to \377 is a byte; any other backslash is itself. */
 int fstab_unescape(char *s)
 {
   char *w = s;
   int r = 0;
   while (*s) {
-    if (s[0] == '\\' && isoctal(s[1]) && isoctal(s[2]) && isoctal(s[3])) {
+    if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && isoctal(s[2]) && isoctal(s[3])) {
       unsigned v = (unsigned)(s[1] - '0') * 64 + (unsigned)(s[2] - '0') * 8 + (unsigned)(s[3] - '0');
-      if (!v || v > 255) r = -1;
+      if (!v) r = -1;
       *w++ = (char)v;
       s += 4;
     } else {
@@ -316,6 +317,10 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
   for (i = 0; i < n; i++)
     if (fstab_unescape(f[i]) < 0 && !escapes) escapes = (int)i + 1;
   root = n > 1 && !strcmp(f[1], "/") && (n < 3 || strcmp(f[2], "swap"));
+  if (n > FIELDS_MAX) {
+    diag_add(diags, DIAG_ERROR, file, line, "more than 6 fields (a comment must be a line of its own)");
+    return bad_line(out, root, line);
+  }
   if (escapes) {
     diag_add(diags, DIAG_ERROR, file, line, "%s: \\000 is not allowed (no name holds a NUL byte)",
              field_names[escapes - 1]);
@@ -323,10 +328,6 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
   }
   if (n < 3) {
     diag_add(diags, DIAG_ERROR, file, line, "expected DEVICE MOUNTPOINT TYPE [OPTIONS [DUMP [PASS]]]");
-    return bad_line(out, root, line);
-  }
-  if (n > FIELDS_MAX) {
-    diag_add(diags, DIAG_ERROR, file, line, "more than 6 fields (a comment must be a line of its own)");
     return bad_line(out, root, line);
   }
   memset(&e, 0, sizeof e);

@@ -56,8 +56,9 @@ void fstab_free(fstab *f);
  * -1 with the reason in why. */
 int fstab_options(char const *options, fstab_entry *e, char *why, size_t whylen);
 
-/* Decode the octal escapes (\ooo) of s in place.  Returns 0, or -1 when
- * one of them is \000 (a file name cannot hold a NUL byte). */
+/* Decode the octal escapes of s in place: \ and three octal digits from
+ * \000 to \377; any other backslash stays.  Returns 0, or -1 when one of
+ * them is \000 (no name holds a NUL byte). */
 int fstab_unescape(char *s);
 
 /* One line of /proc/self/mountinfo, its fields pointing into the
