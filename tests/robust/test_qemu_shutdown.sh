@@ -62,7 +62,7 @@ t0=$(ms)
 ov=$out/overlay
 mkdir -p "$ov"
 cp -R tests/qemu/appliance-disks/. "$ov/"
-mkdir -p "$ov/data" "$ov/scratch" "$ov/slow" "$ov/test" "$ov/usr/libexec/appliance"
+mkdir -p "$ov/data" "$ov/data-auto" "$ov/scratch" "$ov/slow" "$ov/test" "$ov/usr/libexec/appliance"
 cp "$B/tests/qemu_tool" "$ov/test/tool"
 sed '/^mount -o remount,ro \/$/d' rootfs/skel/usr/libexec/appliance/lockdown > "$ov/usr/libexec/appliance/lockdown"
 chmod 755 "$ov/usr/libexec/appliance/lockdown"
@@ -194,11 +194,15 @@ con=$d/console.txt
 cycle_checks 1 "$d"
 has() { grep -Eq "$2" "$con"; t_ok $? "cycle 1: $1"; }
 has "the root was mounted read-only by stage 1" '^stage1: /dev/vda \(ext4\) mounted read-only'
-has "/etc/fstab:9: a nofail disk that is not there is a note" \
-  '^capinit: /etc/fstab:9: /dev/vdc is not there \(nofail\): /slow not mounted$'
-has "/etc/fstab:10: a missing mount point is reported, the boot goes on" \
-  '^capinit: /etc/fstab:10: mount point /nowhere: No such file or directory$'
-has "fstab: /, /data, /scratch, /proc (already) of 6, the swap file" '^capinit: fstab: 4 of 6 mounted, 1 of 1 swap areas on$'
+line_of() { grep -n "$1" tests/qemu/appliance-disks/etc/fstab | head -n 1 | cut -d: -f1; }
+l=$(line_of ' /slow ')
+has "/etc/fstab:$l: a nofail disk that is not there is a note" \
+  "^capinit: /etc/fstab:$l: /dev/vdc is not there \\(nofail\\): /slow not mounted\$"
+l=$(line_of ' /nowhere ')
+has "/etc/fstab:$l: a missing mount point is reported, the boot goes on" \
+  "^capinit: /etc/fstab:$l: mount point /nowhere: No such file or directory\$"
+has "fstab: /, /data, /scratch, /proc (there already), /data-auto of 7, the swap file" \
+  '^capinit: fstab: 5 of 7 mounted, 1 of 1 swap areas on$'
 at() { grep -nF "$1" "$con" | head -n 1 | cut -d: -f1; }
 before() { # A B WHAT
   a=$(at "$1")
@@ -213,6 +217,7 @@ mnt() { sed -n "s|^mount $1 ||p" "$d/results" | tail -n 1; }
 t_eq "$(mnt /)" "rw,relatime ext4 /dev/vda rw" "cycle 1: / remounted read-write with its fstab options (the kernel's mountinfo)"
 t_eq "$(mnt /data)" "rw,nosuid,nodev,noatime ext4 /dev/vdb rw,commit=7" \
   "cycle 1: /data: rw,nosuid,nodev,noatime as flags, commit=7 to ext4"
+t_eq "$(mnt /data-auto)" "rw,relatime ext4 /dev/vdb rw,commit=7" "cycle 1: /data-auto: type auto found ext4 (the same file system as /data)"
 t_eq "$(mnt /scratch)" "rw,nosuid,noexec,relatime tmpfs tmpfs rw,size=1024k,mode=700,inode64" \
   "cycle 1: /scratch: a tmpfs with nosuid,noexec and its size and mode"
 t_eq "$(grep -c -e '^mount /slow ' -e '^mount /nowhere ' -e '^mount /later ' "$d/results")" 0 \
@@ -224,6 +229,7 @@ before "capinit: every service is down" "capinit: sending SIGTERM to every proce
 before "capinit: sending SIGKILL to every process left" "capinit: swapoff /data/swapfile" "every process killed before swapoff"
 before "capinit: swapoff /data/swapfile" "capinit: unmounted /data (ext4)" "swapoff before /data is unmounted"
 before "capinit: unmounted /tmp (tmpfs)" "capinit: unmounted /scratch (tmpfs)" "newest first: /tmp (lockdown's) before /scratch"
+before "capinit: unmounted /data-auto (ext4)" "capinit: unmounted /scratch (tmpfs)" "newest first: /data-auto before /scratch"
 before "capinit: unmounted /scratch (tmpfs)" "capinit: unmounted /data (ext4)" "newest first: /scratch before /data"
 before "capinit: detached /dev/loop0 (/data/loop.img)" "capinit: unmounted /data (ext4)" \
   "the loop device detached, then its file's /data unmounted"
@@ -277,7 +283,7 @@ set -- $(cat "$d/end")
 t_eq "$1 $2" "exit 0" "hung disk: QEMU exited 0 by itself: PID 1 did not hang ($3 ms)"
 t_eq "$(grep '^capinit: ' "$con" | tail -n 1)" "capinit: power off" "hung disk: capinit's last word is 'power off'"
 has() { grep -Eq "$2" "$con"; t_ok $? "hung disk: $1"; }
-has "/slow mounted from the fstab" '^capinit: fstab: 5 of 6 mounted, 1 of 1 swap areas on$'
+has "/slow mounted from the fstab" '^capinit: fstab: 6 of 7 mounted, 1 of 1 swap areas on$'
 has "its unmount made no progress for 4 s: detached" \
   '^capinit: warning: unmounting /slow \(ext4\): no progress for 4000 ms: detaching it \(MNT_DETACH\), its data may be lost$'
 has "the last sync made no progress for 4 s: PID 1 went on" '^capinit: warning: sync: no progress for 4000 ms: going on$'
