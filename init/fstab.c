@@ -210,99 +210,111 @@ static int failed(char const *file, fstab_entry const *e, char const *what, int 
   return 0;
 }
 
-int boot_fstab(char const *file, char *why, size_t whylen)
+enum { LINE_DONE, LINE_LEFT, LINE_FAILED };
+
+/* One line of the fstab: swapon, remount /, or mount.  LINE_DONE,
+ * LINE_LEFT (nothing to do, or a note said why), or LINE_FAILED with what
+ * failed in what and the error in *err. */
+static int apply_line(char const *file, fstab_entry const *e, mountinfo_entry const *mi, size_t nmi,
+                      uint64_t *deadline, char *what, size_t wlen, int *err)
+{
+  char source[4096];
+  struct stat st;
+  int r;
+  device_path(e->spec, source, sizeof source);
+  /* a mount point with anything on it is left as it is: an fstab that
+   * lists /proc or /dev/shm mounts nothing twice */
+  if (!e->swap && strcmp(e->file, "/") && is_mount_point(mi, nmi, e->file)) return LINE_DONE;
+  if (!strncmp(source, "/dev/", 5) && !(e->flags & MS_BIND)) {
+    if (e->nofail && stat(source, &st) < 0) {
+      fprintf(stderr, "capinit: %s:%u: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,
+              e->swap ? "used" : "mounted");
+      return LINE_LEFT;
+    }
+    if (!e->nofail && device_wait(source, deadline) < 0) {
+      snprintf(what, wlen, "no device %s after %u s", source, DEVICE_WAIT_MS / 1000);
+      *err = ENOENT;
+      return LINE_FAILED;
+    }
+  }
+  if (e->swap) {
+    mount_args a = { source, 0, 0, 0, (unsigned long)e->swapflags };
+    r = step_run(do_swapon, &a, MOUNT_MS, 0);
+    if (r == 0 || r == EBUSY) return LINE_DONE;  /* EBUSY: it is on already */
+    snprintf(what, wlen, "unable to swapon %s", source);
+  } else if (!strcmp(e->file, "/")) {
+    r = mount_bounded(0, "/", 0, MS_REMOUNT | e->flags, e->data);
+    if (!r) return LINE_DONE;
+    snprintf(what, wlen, "unable to remount / (%s)", e->options);
+  } else if (stat(e->file, &st) < 0) {
+    r = errno;
+    snprintf(what, wlen, "mount point %s", e->file);
+  } else {
+    r = mount_entry(source, e);
+    if (!r) return LINE_DONE;
+    snprintf(what, wlen, "unable to mount %s on %s (%s)", source, e->file, e->type);
+  }
+  *err = r;
+  return LINE_FAILED;
+}
+
+/* The fstab, read: its problems said; -1 with why when it cannot be used
+ * at all (unreadable, or its root's line is bad). */
+static int fstab_read(char const *file, fstab *f, char *why, size_t whylen)
 {
   diag_list diags = { 0, 0, 0 };
+  size_t i;
+  int r = 0;
+  fstab_load(&diags, file, f);
+  for (i = 0; i < diags.n; i++)
+    fprintf(stderr, "capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
+  if (diags.n && !diags.v[0].line) {
+    snprintf(why, whylen, "%s: %s", file, diags.v[0].text);  /* the file itself */
+    r = -1;
+  } else if (f->bad_root) {
+    snprintf(why, whylen, "%s:%u: the root's entry is not valid", file, f->bad_root);
+    r = -1;
+  }
+  diag_free(&diags);
+  return r;
+}
+
+int boot_fstab(char const *file, char *why, size_t whylen)
+{
   fstab f = { 0, 0, 0 };
   mountinfo_entry *mi = 0;
   size_t nmi = 0, i;
   char *mbuf;
-  unsigned mounts = 0, mounted = 0, swaps = 0, swapped = 0;
+  unsigned lines[2] = { 0, 0 }, done[2] = { 0, 0 };  /* [0] mounts, [1] swap areas */
   uint64_t deadline = 0;
-  int fatal = 0;
+  int fatal;
 
   if (access(file, F_OK) < 0) return 0;
-  fstab_load(&diags, file, &f);
-  for (i = 0; i < diags.n; i++)
-    fprintf(stderr, "capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
-  if (diags.n && !diags.v[0].line) {
-    /* the file itself could not be read */
-    snprintf(why, whylen, "%s: %s", file, diags.v[0].text);
-    fatal = -1;
-  } else if (f.bad_root) {
-    snprintf(why, whylen, "%s:%u: the root's entry is not valid", file, f.bad_root);
-    fatal = -1;
-  }
-  diag_free(&diags);
+  fatal = fstab_read(file, &f, why, whylen);
   mbuf = mounts_read(&mi, &nmi);
   for (i = 0; i < f.n && !fatal; i++) {
     fstab_entry const *e = &f.v[i];
-    char source[4096], what[8400];
-    int r;
+    char what[8400];
+    int err = 0;
     if (e->noauto) continue;
     if (e->netdev) {
       fprintf(stderr, "capinit: %s:%u: %s needs the network (_netdev), which services bring up: not mounted at boot\n",
               file, e->line, e->file);
       continue;
     }
-    device_path(e->spec, source, sizeof source);
-    if (e->swap) swaps++;
-    else mounts++;
-    if (!e->swap && strcmp(e->file, "/") && is_mount_point(mi, nmi, e->file)) {
-      mounted++;  /* mount -a leaves it as it is, and so does capinit */
-      continue;
+    lines[e->swap]++;
+    switch (apply_line(file, e, mi, nmi, &deadline, what, sizeof what, &err)) {
+      case LINE_DONE: done[e->swap]++; break;
+      case LINE_LEFT: break;
+      case LINE_FAILED: fatal = failed(file, e, what, err, why, whylen); break;
     }
-    if (!strncmp(source, "/dev/", 5) && !(e->flags & MS_BIND)) {
-      if (e->nofail) {
-        struct stat st;
-        if (stat(source, &st) < 0) {
-          fprintf(stderr, "capinit: %s:%u: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,
-                  e->swap ? "used" : "mounted");
-          continue;
-        }
-      } else if (device_wait(source, &deadline) < 0) {
-        snprintf(what, sizeof what, "no device %s after %u s", source, DEVICE_WAIT_MS / 1000);
-        if (failed(file, e, what, ENOENT, why, whylen) < 0) fatal = -1;
-        continue;
-      }
-    }
-    if (e->swap) {
-      mount_args a = { source, 0, 0, 0, (unsigned long)e->swapflags };
-      r = step_run(do_swapon, &a, MOUNT_MS, 0);
-      if (r == 0 || r == EBUSY) {  /* EBUSY: it is on already */
-        swapped++;
-        continue;
-      }
-      snprintf(what, sizeof what, "unable to swapon %s", source);
-    } else if (!strcmp(e->file, "/")) {
-      r = mount_bounded(0, "/", 0, MS_REMOUNT | e->flags, e->data);
-      if (!r) {
-        mounted++;
-        continue;
-      }
-      snprintf(what, sizeof what, "unable to remount / (%s)", e->options);
-    } else {
-      struct stat st;
-      if (stat(e->file, &st) < 0) {
-        r = errno;
-        snprintf(what, sizeof what, "mount point %s", e->file);
-      } else {
-        r = mount_entry(source, e);
-        if (!r) {
-          mounted++;
-          continue;
-        }
-        snprintf(what, sizeof what, "unable to mount %s on %s (%s)", source, e->file, e->type);
-      }
-    }
-    if (failed(file, e, what, r, why, whylen) < 0) fatal = -1;
   }
   free(mi);
   free(mbuf);
-  if (!fatal && swaps)
-    fprintf(stderr, "capinit: fstab: %u of %u mounted, %u of %u swap areas on\n", mounted, mounts, swapped, swaps);
+  if (!fatal && lines[1])
+    fprintf(stderr, "capinit: fstab: %u of %u mounted, %u of %u swap areas on\n", done[0], lines[0], done[1], lines[1]);
   else if (!fatal)
-    fprintf(stderr, "capinit: fstab: %u of %u mounted\n", mounted, mounts);
+    fprintf(stderr, "capinit: fstab: %u of %u mounted\n", done[0], lines[0]);
   fstab_free(&f);
   return fatal;
 }
