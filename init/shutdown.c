@@ -44,6 +44,8 @@
 #endif
 /* rounds of unmounting and loop detaching: each must free something */
 #define ROUNDS_MAX 16
+/* mounts whose unmount and lazy unmount both hung: not tried again */
+#define STUCK_MAX 64
 
 static unsigned step_ms = 10000;
 
@@ -159,28 +161,36 @@ static int api_mount(char const *p)
   return 0;
 }
 
-static int kept(char const *point)
+static unsigned stuck[STUCK_MAX], nstuck;
+
+/* Not to be unmounted: the root, the API file systems, and a mount on
+ * which PID 1 already left a child blocked in the kernel. */
+static int kept(mountinfo_entry const *m)
 {
-  return !strcmp(point, "/") || api_mount(point);
+  unsigned i;
+  for (i = 0; i < nstuck; i++)
+    if (stuck[i] == m->id) return 1;
+  return !strcmp(m->point, "/") || api_mount(m->point);
 }
 
 /* One unmount; a lazy one when it makes no progress.  1 when the mount
  * is gone from the tree. */
-static int unmount_one(char const *point, char const *type, int *err)
+static int unmount_one(mountinfo_entry const *m, int *err)
 {
-  int r = step_run(do_umount, point, step_ms, 1);
+  int r = step_run(do_umount, m->point, step_ms, 1);
   *err = r;
   if (!r) {
-    fprintf(stderr, "capinit: unmounted %s (%s)\n", point, type);
+    fprintf(stderr, "capinit: unmounted %s (%s)\n", m->point, m->type);
     return 1;
   }
   if (r != STEP_TIMEOUT) return 0;
   fprintf(stderr, "capinit: warning: unmounting %s (%s): no progress for %u ms: detaching it (MNT_DETACH), its data may be lost\n",
-          point, type, step_ms);
-  r = step_run(do_detach, point, step_ms, 0);
-  if (r && r != EINVAL)  /* EINVAL: the stuck unmount took it out already */
-    fprintf(stderr, "capinit: warning: unable to detach %s: %s\n", point, step_error(r));
-  return 1;
+          m->point, m->type, step_ms);
+  r = step_run(do_detach, m->point, step_ms, 0);
+  if (!r || r == EINVAL) return 1;  /* EINVAL: the stuck unmount took it out already */
+  fprintf(stderr, "capinit: warning: unable to detach %s: %s: left as it is\n", m->point, step_error(r));
+  if (nstuck < STUCK_MAX) stuck[nstuck++] = m->id;
+  return 0;
 }
 
 /* One round over the mounts, newest first.  Returns how many went. */
@@ -196,8 +206,7 @@ static unsigned unmount_round(void)
   }
   for (i = n; i-- > 0;) {
     int err;
-    if (kept(v[i].point)) continue;
-    gone += (unsigned)unmount_one(v[i].point, v[i].type, &err);
+    if (!kept(&v[i])) gone += (unsigned)unmount_one(&v[i], &err);
   }
   free(v);
   free(buf);
@@ -259,10 +268,10 @@ static void readonly_what_stays(void)
   if (!buf) return;
   for (i = n; i-- > 0;) {
     int err;
-    if (kept(v[i].point)) continue;
-    if (unmount_one(v[i].point, v[i].type, &err)) continue;
-    fprintf(stderr, "capinit: warning: unable to unmount %s (%s): %s\n", v[i].point, v[i].type, step_error(err));
-    remount_readonly(v[i].point, v[i].type);
+    if (kept(&v[i]) || unmount_one(&v[i], &err)) continue;
+    if (err != STEP_TIMEOUT)
+      fprintf(stderr, "capinit: warning: unable to unmount %s (%s): %s\n", v[i].point, v[i].type, step_error(err));
+    if (!kept(&v[i])) remount_readonly(v[i].point, v[i].type);
   }
   for (i = 0; i < n; i++)
     if (!strcmp(v[i].point, "/")) break;
