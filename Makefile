@@ -129,7 +129,9 @@ $(B)/obj/%.o: %.c $(FLAGS_STAMP) | $(SYSROOT_STAMP)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/bin/capinit: $(B)/obj/init/capinit.o $(B)/obj/init/boot.o $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/boot.c init/fstab.c init/shutdown.c init/step.c)
+
+$(B)/bin/capinit: $(B)/obj/init/capinit.o $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
@@ -146,9 +148,11 @@ $(B)/bin/capexec: $(B)/obj/supervise/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-# Test-only programs: the credentials probe, and capexec built with the
-# fault-injection layer (-DPRIV_FAULT), which release builds never have.
-TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper $(B)/tests/secbits_try
+# Test-only programs: the credentials probe, capexec built with the
+# fault-injection layer (-DPRIV_FAULT), which release builds never have,
+# and capinit's fstab code outside PID 1 (fstab_try).
+TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper $(B)/tests/secbits_try \
+  $(B)/tests/fstab_try
 BUSYBOX := $(B)/debs/busybox-static/bin/busybox
 
 $(BUSYBOX): mk/extract-deb.sh | $(DEPS_STAMP)
@@ -164,6 +168,11 @@ $(B)/tests/svc_helper: $(B)/obj-fixture/tests/svc_helper.o
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
+
+$(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(CONF_OBJ)
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/tests/secbits_try: $(B)/obj-fixture/tests/secbits_try.o
 	@mkdir -p $(@D)
@@ -193,7 +202,7 @@ $(B)/tests/capexec-fault: $(B)/obj-fault/supervise/capexec.o $(B)/obj-fault/supe
 FUZZ_CC := clang-14
 FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -DCAPINIT_VERSION='"$(VERSION)"' \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_TARGETS := svc filecaps notify explain control
+FUZZ_TARGETS := svc filecaps notify explain control fstab
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_STAMP := $(B)/.deps-fuzz
 FUZZ_SECONDS ?= 300

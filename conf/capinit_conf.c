@@ -66,12 +66,24 @@ static int c_emergency_shell(conf_where *w, void *o, char const *k, char const *
   return 0;
 }
 
+static int c_unmount_timeout(conf_where *w, void *o, char const *k, char const *v)
+{
+  char const *err;
+  uint32_t ms;
+  (void)k;
+  if (value_duration(v, &ms, &err) < 0) return conf_error(w, "unmount-timeout: %s, not '%s'", err, v);
+  if (ms < 100) return conf_error(w, "unmount-timeout: at least 100ms, not '%s'", v);
+  CONF(o)->unmount_timeout_ms = ms;
+  return 0;
+}
+
 conf_key const capinit_conf_keys[] = {
   { "log-directory", C_LOG_DIRECTORY, 0, "absolute path", c_log_directory },
   { "log-max-size", C_LOG_MAX_SIZE, 0, "size", c_log_max_size },
   { "log-keep", C_LOG_KEEP, 0, "count", c_log_keep },
   { "control-group", C_CONTROL_GROUP, 0, "name or gid", c_control_group },
   { "emergency-shell", C_EMERGENCY_SHELL, 0, "argv", c_emergency_shell },
+  { "unmount-timeout", C_UNMOUNT_TIMEOUT, 0, "duration", c_unmount_timeout },
 };
 size_t const capinit_conf_keys_n = sizeof capinit_conf_keys / sizeof capinit_conf_keys[0];
 
@@ -82,6 +94,7 @@ void capinit_conf_defaults(capinit_conf *c)
   c->log_directory = xstrdup("/var/log/capinit");
   c->log_max_size = 1u << 20;
   c->log_keep = 5;
+  c->unmount_timeout_ms = 10000;
   c->emergency_shell = xmalloc(sizeof shell + sizeof "/bin/sh");
   c->emergency_shell[0] = (char *)(c->emergency_shell + 2);
   c->emergency_shell[1] = 0;

@@ -115,6 +115,7 @@ typedef struct capinit_conf_s {
   gid_t control_gid;
   int control_group_set;
   char **emergency_shell;
+  uint32_t unmount_timeout_ms;  /* PID 1: each file-system step of the shutdown */
 } capinit_conf;
 
 typedef struct conf_ctx_s {

@@ -1,7 +1,7 @@
 /* init/boot.c -- what capinit does as PID 1 of a machine before the
  * supervisor starts (mounts, console, hostname, kernel support, modules,
- * the file-capability manifest) and after it stops (kill what is left,
- * sync, read-only root, reboot(2)), and the emergency shell. */
+ * the file-capability manifest), and the emergency shell.  /etc/fstab:
+ * init/fstab.c; the shutdown: init/shutdown.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -239,57 +239,6 @@ void boot_filecaps(char const *file)
   }
   fprintf(stderr, "capinit: filecaps: %zu of %zu files as the manifest says\n", ok, f.n);
   filecaps_free(&f);
-}
-
-/* ------------------------------------------------------------ the end */
-
-static void reap_for(unsigned ms)
-{
-  struct timespec end, now;
-  clock_gettime(CLOCK_MONOTONIC, &end);
-  end.tv_sec += ms / 1000;
-  end.tv_nsec += (long)(ms % 1000) * 1000000L;
-  if (end.tv_nsec >= 1000000000L) end.tv_sec++, end.tv_nsec -= 1000000000L;
-  for (;;) {
-    sigset_t set;
-    struct timespec left;
-    pid_t p;
-    while ((p = waitpid(-1, 0, WNOHANG)) > 0) ;
-    if (p < 0 && errno == ECHILD) return;  /* nothing left */
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) return;
-    left.tv_sec = end.tv_sec - now.tv_sec;
-    left.tv_nsec = end.tv_nsec - now.tv_nsec;
-    if (left.tv_nsec < 0) left.tv_sec--, left.tv_nsec += 1000000000L;
-    sigemptyset(&set);
-    sigaddset(&set, SIGCHLD);
-    sigtimedwait(&set, 0, &left);
-  }
-}
-
-void boot_final(int how)
-{
-  char const *what = how == (int)RB_POWER_OFF ? "power off" : how == (int)RB_HALT_SYSTEM ? "halt" : "reboot";
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &set, 0);
-  fprintf(stderr, "capinit: sending SIGTERM to every process left\n");
-  kill(-1, SIGTERM);
-  kill(-1, SIGCONT);
-  reap_for(2000);
-  fprintf(stderr, "capinit: sending SIGKILL to every process left\n");
-  kill(-1, SIGKILL);
-  reap_for(1000);
-  sync();
-  if (mount(0, "/", 0, MS_REMOUNT | MS_RDONLY, 0) < 0 && errno != EBUSY && errno != EINVAL)
-    fprintf(stderr, "capinit: warning: unable to remount / read-only: %s\n", strerror(errno));
-  sync();
-  fprintf(stderr, "capinit: %s\n", what);
-  reboot(how);
-  /* only a kernel refusal gets here: PID 1 must not exit */
-  fprintf(stderr, "capinit: fatal: reboot(2) failed: %s\n", strerror(errno));
-  for (;;) pause();
 }
 
 /* ------------------------------------------------------------ emergency */

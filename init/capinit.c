@@ -124,6 +124,7 @@ int main(int argc, char **argv)
     if (access(path, F_OK) == 0) capinit_conf_load(&ctx, &conf, path);
     diag_free(&diags);
     sv.emergency_shell = conf.emergency_shell;
+    boot_unmount_timeout(conf.unmount_timeout_ms);
     snprintf(path, sizeof path, "%s/services", sv.confdir);
     if (access(path, F_OK) < 0) {
       char why[4200];
@@ -132,6 +133,12 @@ int main(int argc, char **argv)
     }
     snprintf(path, sizeof path, "%s/modules", sv.confdir);
     boot_modules(path);
+    /* after the modules (file systems, disk drivers), before the file
+     * capabilities (on a root the fstab may make writable) */
+    {
+      char why[8800];
+      if (boot_fstab("/etc/fstab", why, sizeof why) < 0) boot_emergency(why, sv.emergency_shell);
+    }
     snprintf(path, sizeof path, "%s/filecaps", sv.confdir);
     boot_filecaps(path);
   }

@@ -12,6 +12,10 @@
 #                   virtio disk, root=/dev/vda: stage 1 switch_roots to
 #                   capinit on it
 #
+# DATA_DISK=FILE attaches FILE (a raw disk image) as the next virtio
+# disk, read-write: /dev/vdb for a disk image, /dev/vda for the initramfs
+# (an /etc/fstab line mounts it; docs/appliance.md, "Add a data disk").
+#
 # boot: interactive.  The serial console is this terminal (QEMU's
 #   mon:stdio: Ctrl-A X quits, Ctrl-A C is QEMU's monitor), and
 #   127.0.0.1:${HOST_PORT:-8080} on this machine is the guest's port 80.
@@ -43,6 +47,10 @@ case $format in
     append="$append root=/dev/vda rootfstype=$format" ;;
   *) die "unknown format $format in $img/format" ;;
 esac
+if [ -n "${DATA_DISK:-}" ]; then
+  [ -f "$DATA_DISK" ] || die "no disk image $DATA_DISK (DATA_DISK)"
+  set -- "$@" -drive "file=$DATA_DISK,format=raw,if=virtio"
+fi
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make image installs it)"
 
 case $mode in

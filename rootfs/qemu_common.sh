@@ -23,8 +23,10 @@ qemu_kernel() {
 # serial port (/dev/ttyS1) in OUTDIR/results.txt, plus QEMU-ARGS (kernel,
 # initrd, network, command line).  QEMU is killed after LIMIT seconds
 # (end=timeout) and, when HALT is 1, once the console shows the kernel's
-# "System halted" (end=halted: a halted guest leaves QEMU running).  Sets
-# end (exit, halted or timeout), rc (QEMU's exit status) and wall (ms);
+# "System halted" (end=halted: a halted guest leaves QEMU running).  With
+# QEMU_KILL_ON=TEXT, QEMU is killed (SIGKILL: the power cut) as soon as a
+# line of results.txt holds TEXT (end=killed).  Sets end (exit, halted,
+# killed or timeout), rc (QEMU's exit status) and wall (ms);
 # writes OUTDIR/console.txt, the console without carriage returns, and
 # QEMU's own messages to OUTDIR/qemu.err.  No QEMU is left behind.
 qemu_watch() {
@@ -41,6 +43,11 @@ qemu_watch() {
   trap 'exit 130' INT TERM
   end=exit
   while kill -0 "$qw_pid" 2>/dev/null; do
+    if [ -n "${QEMU_KILL_ON:-}" ] && grep -qF "$QEMU_KILL_ON" "$qw_out/results.txt" 2>/dev/null; then
+      end=killed
+      kill -KILL "$qw_pid" 2>/dev/null || true
+      break
+    fi
     if [ "$qw_halt" = 1 ] && grep -q 'System halted' "$qw_out/console.log" 2>/dev/null; then
       end=halted
       sleep 0.2  # let the last console bytes land

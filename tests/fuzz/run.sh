@@ -6,7 +6,7 @@
 B=${1:-build}
 S=${2:-20}
 shift 2 2>/dev/null
-targets=${*:-svc filecaps notify explain control}
+targets=${*:-svc filecaps notify explain control fstab}
 . tests/lib.sh
 mkdir -p "$B/fuzz/crashes"
 total=0

@@ -16,6 +16,18 @@
  *                           in hex, or "none"
  *   zombies                 print the number of zombie processes in /proc,
  *                           then their pids
+ *   append ACK READY FILE...
+ *                           append numbered records ("record 00000001\n",
+ *                           16 bytes, numbered on from what each FILE
+ *                           holds) to every FILE, fsync(2) each, then
+ *                           write "ack N" to ACK (a path: the result
+ *                           port), again until SIGTERM, which ends it
+ *                           (status 0) between two records; first
+ *                           "start N", the number of the first record;
+ *                           after READY records a newline on descriptor 3
+ *                           (ready = fd:3).  A FILE whose size is not a
+ *                           whole number of records, or files that do
+ *                           not hold as many, end it with status 1
  *
  * Exits 0, 1 when something failed, 2 on bad usage.  Static, no libcap. */
 #include <dirent.h>
@@ -27,6 +39,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -35,7 +48,8 @@
 
 static int usage(void)
 {
-  fputs("usage: guest_tool sigburst PID N SIG... | orphans N [BATCH] | getcap PATH | zombies\n", stderr);
+  fputs("usage: guest_tool sigburst PID N SIG... | orphans N [BATCH] | getcap PATH | zombies\n"
+        "       guest_tool append ACK READY FILE...\n", stderr);
   return 2;
 }
 
@@ -188,6 +202,77 @@ static int zombies(void)
   return 0;
 }
 
+#define RECORD 16
+#define FILES_MAX 8
+
+static int write_all(int fd, char const *s, size_t n)
+{
+  while (n) {
+    ssize_t w = write(fd, s, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    s += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+static volatile sig_atomic_t terminated;
+static void on_term(int sig) { (void)sig; terminated = 1; }
+
+static int append(int argc, char **argv)
+{
+  struct sigaction sa;
+  int fds[FILES_MAX], ack, i, nfiles = argc - 2;
+  long ready, n = -1, written = 0;
+  char line[64];
+  if (argc < 3 || nfiles > FILES_MAX) return usage();
+  ready = atol(argv[1]);
+  /* a stop between two records: every file holds the same records */
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_term;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGTERM, &sa, 0);
+  ack = open(argv[0], O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  if (ack < 0) {
+    fprintf(stderr, "guest_tool: %s: %s\n", argv[0], strerror(errno));
+    return 1;
+  }
+  for (i = 0; i < nfiles; i++) {
+    struct stat st;
+    fds[i] = open(argv[i + 2], O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fds[i] < 0 || fstat(fds[i], &st) < 0) {
+      fprintf(stderr, "guest_tool: %s: %s\n", argv[i + 2], strerror(errno));
+      return 1;
+    }
+    if (st.st_size % RECORD || (n >= 0 && st.st_size / RECORD != n)) {
+      fprintf(stderr, "guest_tool: %s: %lld bytes: not %ld whole records\n", argv[i + 2], (long long)st.st_size,
+              n >= 0 ? n : (long)(st.st_size / RECORD));
+      return 1;
+    }
+    n = st.st_size / RECORD;
+  }
+  snprintf(line, sizeof line, "start %ld\n", n + 1);
+  write_all(ack, line, strlen(line));
+  while (!terminated) {
+    char rec[32];
+    n++;
+    snprintf(rec, sizeof rec, "record %08ld\n", n);
+    for (i = 0; i < nfiles; i++)
+      if (write_all(fds[i], rec, RECORD) < 0 || fsync(fds[i]) < 0) {
+        fprintf(stderr, "guest_tool: record %ld to %s: %s\n", n, argv[i + 2], strerror(errno));
+        return 1;
+      }
+    snprintf(line, sizeof line, "ack %ld\n", n);
+    write_all(ack, line, strlen(line));
+    if (++written == ready) {
+      (void)!write(3, "\n", 1);
+      close(3);
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   if (argc < 2) return usage();
@@ -196,5 +281,6 @@ int main(int argc, char **argv)
   if (!strcmp(argv[1], "orphans")) return orphans(argc - 2, argv + 2);
   if (!strcmp(argv[1], "getcap")) return getcap(argc - 2, argv + 2);
   if (!strcmp(argv[1], "zombies") && argc == 2) return zombies();
+  if (!strcmp(argv[1], "append")) return append(argc - 2, argv + 2);
   return usage();
 }

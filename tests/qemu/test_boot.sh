@@ -14,6 +14,9 @@
 #   halt       busybox halt (SIGUSR1): the kernel halts, QEMU is killed
 #   emergency  no /etc/capinit: the emergency shell, run again when it
 #              exits; busybox poweroff from it
+#   fstab-root /etc/fstab's root entry cannot be applied (an option the
+#              root's tmpfs refuses): fatal, the emergency shell, the
+#              lines before it mounted, none after, no service
 #   container  capinit --container in unshare --pid --fork: SIGTERM and
 #              SIGINT stop every service, capinit exits 0
 #
@@ -144,6 +147,24 @@ results_done emergency
 before "emergency shell: first run, exiting" "emergency shell: second run" "emergency: a shell that exits is started again"
 has "emergency: busybox poweroff (SIGUSR2) works from the emergency shell" '^capinit: power off$'
 has "emergency: the kernel powered down" 'reboot: Power down$'
+
+# ---------------------------------------------------------------- fstab-root
+boot fstab-root
+t_eq "$end $rc" "exit 0" "fstab-root: QEMU exited 0 (poweroff from the emergency shell)"
+has "fstab-root: the root's entry failing is fatal, with its FILE:LINE" \
+  '^capinit: fatal: /etc/fstab:3: unable to remount / \(rw,capinit-bogus\): Invalid argument$'
+has "fstab-root: the emergency shell of capinit.conf is started" '^capinit: starting the emergency shell /bin/busybox '
+tr -d '\r' < "$dir/results.txt" > "$dir/results.tap" 2>/dev/null
+while IFS= read -r l; do
+  case $l in
+    "ok "*) t_ok 0 "fstab-root (guest): ${l#ok [0-9]* - }" ;;
+    "not ok "*) t_ok 1 "fstab-root (guest): ${l#not ok [0-9]* - }" ;;
+  esac
+done < "$dir/results.tap"
+t_eq "$(sed -n 's/^1\.\.//p' "$dir/results.tap")" 3 "fstab-root: the guest ran its 3 checks"
+results_done fstab-root
+has "fstab-root: shutdown: what the fstab mounted is unmounted" '^capinit: unmounted /srv \(tmpfs\)$'
+t_eq "$(last_capinit_line)" "capinit: power off" "fstab-root: capinit's last word is 'power off'"
 
 # ---------------------------------------------------------------- container
 # capinit --container as PID 1 of a PID namespace: no mounts, no reboot;

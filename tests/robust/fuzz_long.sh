@@ -11,7 +11,7 @@
 B=${1:-build}
 RUNS=${2:-10000000}
 shift 2 2>/dev/null
-targets=${*:-svc filecaps notify explain control}
+targets=${*:-svc filecaps notify explain control fstab}
 . tests/lib.sh
 D=$B/robust/fuzz
 mkdir -p "$D/crashes"

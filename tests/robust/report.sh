@@ -95,6 +95,10 @@ fi
 if [ -f "$R/test_qemu_filecaps.tap" ]; then
   echo "| | capinit as PID 1 (QEMU) with a filecaps manifest of garbage: binary bytes, relative and '..' paths, unknown capabilities, a partial effective flag, a duplicate, CRLF | each bad line reported with its number and skipped; the good lines applied; services run with exactly what those give; a service whose command is named on a bad line refused (fail closed); clean power-off | $(checks test_qemu_filecaps) |"
 fi
+# --- shutdown
+if [ -f "$R/test_qemu_shutdown.tap" ]; then
+  echo "| **Shutdown** | capinit as PID 1 (QEMU) with an ext4 root and a data disk mounted by /etc/fstab, a swap file and a loop device on it, a writer of fsync'd records: $(fig test_qemu_shutdown cycles) boot/write/\`capctl poweroff\` cycles on the same disks ($(num "$(fig test_qemu_shutdown records)") records); a power cut; a disk that stops writing | after every cycle both file systems clean (\`e2fsck -fn\`, no needs_recovery) and every acknowledged record on disk; the power cut leaves both needing recovery (the control), its acknowledged records there after the replay; the hung disk costs one unmount-timeout per stuck step, then power-off, the other disks clean | $(checks test_qemu_shutdown) |"
+fi
 # --- fuzzing
 if [ -s "$R/fuzz.tsv" ]; then
   total=$(awk -F'\t' '{ n += $2 } END { print n + 0 }' "$R/fuzz.tsv")
@@ -265,8 +269,8 @@ Not failures, but what a reader of these figures should know:
 
 `make robustness` (as root) runs all of the above and writes this file;
 `ROBUST_FUZZ_RUNS=0` keeps the last recorded fuzz run, and `ROBUST_RESTARTS`,
-`ROBUST_ORPHANS`, `ROBUST_ROUNDS`, `ROBUST_FLOOD_SECONDS`, `ROBUST_LOG_MB`
-change the scale (`tests/robust/run.sh`).  `make check` runs the same
+`ROBUST_ORPHANS`, `ROBUST_ROUNDS`, `ROBUST_FLOOD_SECONDS`, `ROBUST_LOG_MB`,
+`ROBUST_SHUTDOWN_CYCLES` change the scale (`tests/robust/run.sh`).  `make check` runs the same
 robustness tests at a smaller scale (its `robust` tier, about a minute),
 the fault matrix and each fuzz target for 20 s.
 EOF

@@ -5,7 +5,8 @@
 #   1. tests/robust/test_*.sh with the soak figures of issue 9:
 #      ROBUST_RESTARTS=100000, ROBUST_ORPHANS=100000, ROBUST_ROUNDS=100
 #      (1000 services), ROBUST_FLOOD_SECONDS=300 (16 clients),
-#      ROBUST_LOG_MB=100 (`make check` runs the same tests smaller)
+#      ROBUST_LOG_MB=100, ROBUST_SHUTDOWN_CYCLES=20 (QEMU boot/write/
+#      power-off cycles) (`make check` runs the same tests smaller)
 #   2. the fault-injection matrix, tests/system/test_faults.sh
 #   3. the same robust tests at `make check`'s scale against the ASan +
 #      UBSan build (BUILDDIR-asan, built by `make robustness`), then the
@@ -26,6 +27,7 @@ export ROBUST_ORPHANS=${ROBUST_ORPHANS:-100000}
 export ROBUST_ROUNDS=${ROBUST_ROUNDS:-100}
 export ROBUST_FLOOD_SECONDS=${ROBUST_FLOOD_SECONDS:-300}
 export ROBUST_LOG_MB=${ROBUST_LOG_MB:-100}
+export ROBUST_SHUTDOWN_CYCLES=${ROBUST_SHUTDOWN_CYCLES:-20}
 RUNS=${ROBUST_FUZZ_RUNS:-10000000}
 ASAN_B=${ROBUST_ASAN_BUILD:-build-asan}
 failed=0
@@ -39,7 +41,7 @@ failed=0
   echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
   echo "memory=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
   if [ "$RUNS" = 0 ]; then fuzz="fuzzing: the recorded run"; else fuzz="fuzzing: $RUNS executions a target"; fi
-  echo "knobs=$ROBUST_RESTARTS restarts, $ROBUST_ORPHANS orphans, $ROBUST_ROUNDS rounds of 1000 services, 16 clients x ${ROBUST_FLOOD_SECONDS} s, $ROBUST_LOG_MB MB of log; $fuzz"
+  echo "knobs=$ROBUST_RESTARTS restarts, $ROBUST_ORPHANS orphans, $ROBUST_ROUNDS rounds of 1000 services, 16 clients x ${ROBUST_FLOOD_SECONDS} s, $ROBUST_LOG_MB MB of log, $ROBUST_SHUTDOWN_CYCLES power-off cycles; $fuzz"
 } > "$R/run.info"
 
 run() { # DIR NAME COMMAND...: TAP into DIR/NAME.tap, seconds into DIR/NAME.time
@@ -85,7 +87,7 @@ if [ "${ROBUST_ASAN:-1}" != 0 ] && [ -x "$ASAN_B/bin/capinit" ]; then
   for t in tests/robust/test_*.sh; do
     n=${t##*/}
     run "$R/asan" "${n%.sh}" env CAPINIT_SAN=1 ROBUST_RESTARTS= ROBUST_ORPHANS= ROBUST_ROUNDS= \
-      ROBUST_FLOOD_SECONDS= ROBUST_LOG_MB= ASAN_OPTIONS="log_path=$rep/asan" \
+      ROBUST_FLOOD_SECONDS= ROBUST_LOG_MB= ROBUST_SHUTDOWN_CYCLES= ASAN_OPTIONS="log_path=$rep/asan" \
       UBSAN_OPTIONS="log_path=$rep/ubsan:print_stacktrace=1" sh "$t" "$ASAN_B"
   done
   # make check-asan's part: the unit and system tests against the same

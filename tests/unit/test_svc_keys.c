@@ -786,6 +786,10 @@ static conf_case const conf_errors[] = {
   { "control-group", "control-group = 4294967295\n", "1: control-group: invalid gid '4294967295'\n" },
   { "emergency-shell", "emergency-shell = sh -l\n",
     "1: emergency-shell: the program must be an absolute path (there is no PATH search)\n" },
+  { "unmount-timeout", "unmount-timeout = 10\n",
+    "1: unmount-timeout: a duration needs a unit: ms, s, m or h (as in 10s), not '10'\n" },
+  { "unmount-timeout", "unmount-timeout = 99ms\n", "1: unmount-timeout: at least 100ms, not '99ms'\n" },
+  { "unmount-timeout", "unmount-timeout = 25h\n", "1: unmount-timeout: duration too large (at most 24h), not '25h'\n" },
   { 0, "log_keep = 3\n", "1: unknown key 'log_keep' (did you mean 'log-keep'?)\n" },
   { 0, "log-keep = 3\nlog-keep = 4\n", "2: duplicate key 'log-keep' (first set on line 1)\n" },
 };
@@ -828,10 +832,11 @@ static void capinit_conf_keys_round_trip(void)
   t_ueq(c.log_keep, 5, "capinit.conf default: log-keep 5");
   t_ok(!c.control_group && !c.control_group_set, "capinit.conf default: no control-group");
   argv_is(c.emergency_shell, sh, "capinit.conf default: emergency-shell /bin/sh");
+  t_ueq(c.unmount_timeout_ms, 10000, "capinit.conf default: unmount-timeout 10s");
   capinit_conf_free(&c);
 
   r = load_conf(ROOT, "log-directory = /srv/log\nlog-max-size = 4K\nlog-keep = 0\n"
-                "control-group = audio\nemergency-shell = /bin/busybox ash -l\n", &c, &diags);
+                "control-group = audio\nemergency-shell = /bin/busybox ash -l\nunmount-timeout = 100ms\n", &c, &diags);
   got = render_lines(&diags);
   t_ok(r == 0, "capinit.conf: every key set: loads (%d)", r);
   t_streq(got, "", "capinit.conf: every key set: no problem");
@@ -842,6 +847,7 @@ static void capinit_conf_keys_round_trip(void)
   t_ok(c.control_group_set && c.control_gid == 29, "capinit.conf: control-group audio = gid 29 (%u)",
        (unsigned)c.control_gid);
   argv_is(c.emergency_shell, ash, "capinit.conf: emergency-shell");
+  t_ueq(c.unmount_timeout_ms, 100, "capinit.conf: unmount-timeout = 100ms (the smallest)");
   free(got);
   capinit_conf_free(&c);
   diag_free(&diags);

@@ -1,0 +1,320 @@
+/* init/fstab.c -- PID 1 mounts what /etc/fstab lists, at boot, after the
+ * API file systems and the modules, before the file capabilities and the
+ * services: in order, each with its options, every mount(2) and swapon(2)
+ * made by a child that PID 1 waits for with a deadline (init/step.c).
+ * The root's entry remounts / with its options; its failure, or that of
+ * an entry marked x-capinit.required, stops the boot (the emergency
+ * shell); any other failure is reported as FILE:LINE: and the boot goes
+ * on.  The parser is conf/fstab.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../conf/fstab.h"
+#include "boot.h"
+#include "step.h"
+
+/* A mount at boot may replay a journal: generous, as systemd's 90 s. */
+#define MOUNT_MS 90000u
+/* How long the boot waits, in all, for device nodes that are not there
+ * yet (a disk the kernel is still probing). */
+#define DEVICE_WAIT_MS 10000u
+
+/* ------------------------------------------------------------ mountinfo */
+
+char *mounts_read(mountinfo_entry **v, size_t *n)
+{
+  size_t len = 0, cap = 16384, max;
+  char *buf = malloc(cap + 1);
+  ssize_t r;
+  int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+  *v = 0;
+  *n = 0;
+  if (fd < 0 || !buf) goto fail;
+  /* procfs gives no size: read until the end, growing the buffer */
+  while ((r = read(fd, buf + len, cap - len)) > 0) {
+    len += (size_t)r;
+    if (len == cap) {
+      char *more = cap < (64u << 20) ? realloc(buf, 2 * cap + 1) : 0;
+      if (!more) goto fail;
+      buf = more;
+      cap *= 2;
+    }
+  }
+  if (r < 0) goto fail;
+  close(fd);
+  buf[len] = 0;
+  max = mountinfo_lines(buf, len);
+  *v = malloc((max ? max : 1) * sizeof **v);
+  if (!*v) {
+    free(buf);
+    return 0;
+  }
+  *n = mountinfo_parse(buf, len, *v, max);
+  return buf;
+fail:
+  if (fd >= 0) close(fd);
+  free(buf);
+  return 0;
+}
+
+/* Is something mounted on path (as the kernel shows it)? */
+static int is_mount_point(mountinfo_entry const *v, size_t n, char const *path)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (!strcmp(v[i].point, path)) return 1;
+  return 0;
+}
+
+/* ------------------------------------------------------------ the steps */
+
+typedef struct mount_args_s {
+  char const *source, *target, *type, *data;
+  unsigned long flags;
+} mount_args;
+
+static int do_mount(void const *p)
+{
+  mount_args const *a = p;
+  return mount(a->source, a->target, a->type, a->flags, a->data) < 0 ? errno : 0;
+}
+
+static int do_swapon(void const *p)
+{
+  mount_args const *a = p;
+  return swapon(a->source, (int)a->flags) < 0 ? errno : 0;
+}
+
+/* One mount(2) in a child, within MOUNT_MS. */
+static int mount_bounded(char const *source, char const *target, char const *type,
+                         unsigned long flags, char const *data)
+{
+  mount_args a = { source, target, type, data && *data ? data : 0, flags };
+  return step_run(do_mount, &a, MOUNT_MS, 0);
+}
+
+static char const *step_error(int r)
+{
+  return r == STEP_TIMEOUT ? "no answer within 90 s (left to finish or hang in the kernel)" : strerror(r);
+}
+
+/* ------------------------------------------------------------ devices */
+
+/* LABEL=, UUID=, PARTLABEL=, PARTUUID=: udev's links in /dev/disk (made
+ * by the initramfs's udev, or by udev itself): capinit reads no
+ * superblock.  udev writes the characters of a name that are not
+ * [A-Za-z0-9#+-.:=@_] as \xHH. */
+static int device_path(char const *spec, char *out, size_t len)
+{
+  static struct { char const *tag, *dir; } const tags[] = {
+    { "LABEL=", "by-label" }, { "UUID=", "by-uuid" }, { "PARTLABEL=", "by-partlabel" }, { "PARTUUID=", "by-partuuid" },
+  };
+  size_t i, w;
+  for (i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+    size_t tl = strlen(tags[i].tag);
+    char const *v;
+    if (strncmp(spec, tags[i].tag, tl)) continue;
+    w = (size_t)snprintf(out, len, "/dev/disk/%s/", tags[i].dir);
+    for (v = spec + tl; *v && w + 5 < len; v++) {
+      unsigned char c = (unsigned char)*v;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("#+-.:=@_", c))
+        out[w++] = (char)c;
+      else
+        w += (size_t)snprintf(out + w, len - w, "\\x%02x", c);
+    }
+    out[w] = 0;
+    return 1;
+  }
+  snprintf(out, len, "%s", spec);
+  return 0;
+}
+
+static uint64_t mono_ms(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* Wait for a device node until *deadline (set at the first wait: one
+ * bound for the whole boot), looking ten times a second.  0 when it is
+ * there. */
+static int device_wait(char const *path, uint64_t *deadline)
+{
+  struct stat st;
+  struct timespec tenth = { 0, 100000000L };
+  if (stat(path, &st) == 0) return 0;
+  if (!*deadline) *deadline = mono_ms() + DEVICE_WAIT_MS;
+  while (mono_ms() < *deadline) {
+    nanosleep(&tenth, 0);
+    if (stat(path, &st) == 0) return 0;
+  }
+  return -1;
+}
+
+/* ------------------------------------------------------------ entries */
+
+/* Try each block file system type the kernel has (/proc/filesystems,
+ * without "nodev"), as busybox's and util-linux's mount do for "auto". */
+static int mount_auto(char const *source, fstab_entry const *e)
+{
+  char buf[8192], *line, *save = 0;
+  ssize_t r;
+  int err = ENODEV;
+  int fd = open("/proc/filesystems", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  r = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (r <= 0) return ENODEV;
+  buf[r] = 0;
+  for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
+    if (!strncmp(line, "nodev", 5)) continue;
+    line += strspn(line, " \t");
+    err = mount_bounded(source, e->file, line, e->flags, e->data);
+    if (err == 0 || err == STEP_TIMEOUT) return err;
+  }
+  return err;
+}
+
+static int mount_entry(char const *source, fstab_entry const *e)
+{
+  int r;
+  if (!strcmp(e->type, "auto")) r = mount_auto(source, e);
+  else r = mount_bounded(source, e->file, e->type, e->flags, e->data);
+  if (r) return r;
+  /* a bind mount takes only MS_REC: its other flags need a remount of
+   * the new mount itself */
+  if ((e->flags & MS_BIND) && (e->flags & ~(MS_BIND | MS_REC)))
+    r = mount_bounded(0, e->file, 0, MS_REMOUNT | MS_BIND | (e->flags & ~MS_REC), 0);
+  if (!r && e->propagation) r = mount_bounded(0, e->file, 0, e->propagation, 0);
+  return r;
+}
+
+/* What an entry's failure means: fatal (why filled), or reported. */
+static int failed(char const *file, fstab_entry const *e, char const *what, int err, char *why, size_t len)
+{
+  if ((!strcmp(e->file, "/") || e->required) && !e->nofail && !e->swap) {
+    snprintf(why, len, "%s:%u: %s: %s", file, e->line, what, step_error(err));
+    return -1;
+  }
+  fprintf(stderr, "capinit: %s:%u: %s%s: %s\n", file, e->line, what, e->nofail ? " (nofail)" : "", step_error(err));
+  return 0;
+}
+
+enum { LINE_DONE, LINE_LEFT, LINE_FAILED };
+
+/* One line of the fstab: swapon, remount /, or mount.  LINE_DONE,
+ * LINE_LEFT (nothing to do, or a note said why), or LINE_FAILED with what
+ * failed in what and the error in *err. */
+static int apply_line(char const *file, fstab_entry const *e, mountinfo_entry const *mi, size_t nmi,
+                      uint64_t *deadline, char *what, size_t wlen, int *err)
+{
+  char source[4096];
+  struct stat st;
+  int r;
+  device_path(e->spec, source, sizeof source);
+  /* a mount point with anything on it is left as it is: an fstab that
+   * lists /proc or /dev/shm mounts nothing twice */
+  if (!e->swap && strcmp(e->file, "/") && is_mount_point(mi, nmi, e->file)) return LINE_DONE;
+  if (!strncmp(source, "/dev/", 5) && !(e->flags & MS_BIND)) {
+    if (e->nofail && stat(source, &st) < 0) {
+      fprintf(stderr, "capinit: %s:%u: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,
+              e->swap ? "used" : "mounted");
+      return LINE_LEFT;
+    }
+    if (!e->nofail && device_wait(source, deadline) < 0) {
+      snprintf(what, wlen, "no device %s after %u s", source, DEVICE_WAIT_MS / 1000);
+      *err = ENOENT;
+      return LINE_FAILED;
+    }
+  }
+  if (e->swap) {
+    mount_args a = { source, 0, 0, 0, (unsigned long)e->swapflags };
+    r = step_run(do_swapon, &a, MOUNT_MS, 0);
+    if (r == 0 || r == EBUSY) return LINE_DONE;  /* EBUSY: it is on already */
+    snprintf(what, wlen, "unable to swapon %s", source);
+  } else if (!strcmp(e->file, "/")) {
+    r = mount_bounded(0, "/", 0, MS_REMOUNT | e->flags, e->data);
+    if (!r) return LINE_DONE;
+    snprintf(what, wlen, "unable to remount / (%s)", e->options);
+  } else if (stat(e->file, &st) < 0) {
+    r = errno;
+    snprintf(what, wlen, "mount point %s", e->file);
+  } else {
+    r = mount_entry(source, e);
+    if (!r) return LINE_DONE;
+    snprintf(what, wlen, "unable to mount %s on %s (%s)", source, e->file, e->type);
+  }
+  *err = r;
+  return LINE_FAILED;
+}
+
+/* The fstab, read: its problems said; -1 with why when it cannot be used
+ * at all (unreadable, or its root's line is bad). */
+static int fstab_read(char const *file, fstab *f, char *why, size_t whylen)
+{
+  diag_list diags = { 0, 0, 0 };
+  size_t i;
+  int r = 0;
+  fstab_load(&diags, file, f);
+  for (i = 0; i < diags.n; i++)
+    fprintf(stderr, "capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
+  if (diags.n && !diags.v[0].line) {
+    snprintf(why, whylen, "%s: %s", file, diags.v[0].text);  /* the file itself */
+    r = -1;
+  } else if (f->bad_root) {
+    snprintf(why, whylen, "%s:%u: the root's entry is not valid", file, f->bad_root);
+    r = -1;
+  }
+  diag_free(&diags);
+  return r;
+}
+
+int boot_fstab(char const *file, char *why, size_t whylen)
+{
+  fstab f = { 0, 0, 0 };
+  mountinfo_entry *mi = 0;
+  size_t nmi = 0, i;
+  char *mbuf;
+  unsigned lines[2] = { 0, 0 }, done[2] = { 0, 0 };  /* [0] mounts, [1] swap areas */
+  uint64_t deadline = 0;
+  int fatal;
+
+  if (access(file, F_OK) < 0) return 0;
+  fatal = fstab_read(file, &f, why, whylen);
+  mbuf = mounts_read(&mi, &nmi);
+  for (i = 0; i < f.n && !fatal; i++) {
+    fstab_entry const *e = &f.v[i];
+    char what[8400];
+    int err = 0;
+    if (e->noauto) continue;
+    if (e->netdev) {
+      fprintf(stderr, "capinit: %s:%u: %s needs the network (_netdev), which services bring up: not mounted at boot\n",
+              file, e->line, e->file);
+      continue;
+    }
+    lines[e->swap]++;
+    switch (apply_line(file, e, mi, nmi, &deadline, what, sizeof what, &err)) {
+      case LINE_DONE: done[e->swap]++; break;
+      case LINE_LEFT: break;
+      case LINE_FAILED: fatal = failed(file, e, what, err, why, whylen); break;
+    }
+  }
+  free(mi);
+  free(mbuf);
+  if (!fatal && lines[1])
+    fprintf(stderr, "capinit: fstab: %u of %u mounted, %u of %u swap areas on\n", done[0], lines[0], done[1], lines[1]);
+  else if (!fatal)
+    fprintf(stderr, "capinit: fstab: %u of %u mounted\n", done[0], lines[0]);
+  fstab_free(&f);
+  return fatal;
+}

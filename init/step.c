@@ -1,0 +1,94 @@
+/* init/step.c -- see step.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "step.h"
+
+static uint64_t mono_ms(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* The value of "NAME:   N kB" in /proc/meminfo's text, or 0. */
+static uint64_t meminfo_kb(char const *text, char const *name)
+{
+  size_t n = strlen(name);
+  char const *p = text;
+  while ((p = strstr(p, name))) {
+    if ((p == text || p[-1] == '\n') && p[n] == ':') return strtoull(p + n + 1, 0, 10);
+    p += n;
+  }
+  return 0;
+}
+
+/* What write-back and swapoff still have to move, in kB; UINT64_MAX when
+ * /proc/meminfo cannot be read (then no progress is ever seen). */
+static uint64_t pending_kb(void)
+{
+  char buf[4096];
+  ssize_t r;
+  int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return UINT64_MAX;
+  r = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (r <= 0) return UINT64_MAX;
+  buf[r] = 0;
+  return meminfo_kb(buf, "Dirty") + meminfo_kb(buf, "Writeback") +
+         meminfo_kb(buf, "SwapTotal") - meminfo_kb(buf, "SwapFree");
+}
+
+int step_run(step_fn *fn, void const *arg, unsigned ms, int progress)
+{
+  sigset_t set, old;
+  uint64_t now, deadline, look, last = UINT64_MAX;
+  int status, r = STEP_TIMEOUT;
+  pid_t pid;
+
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &set, &old);
+  pid = fork();
+  if (pid < 0) {
+    r = errno;
+    sigprocmask(SIG_SETMASK, &old, 0);
+    return r;
+  }
+  if (pid == 0) _exit(fn(arg) & 0xff);
+  now = mono_ms();
+  deadline = now + ms;
+  look = now;
+  for (;;) {
+    struct timespec t;
+    uint64_t until;
+    pid_t p;
+    while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
+      if (p != pid) continue;
+      r = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+      goto done;
+    }
+    now = mono_ms();
+    if (progress && now >= look) {
+      uint64_t k = pending_kb();
+      if (k < last) deadline = now + ms;
+      last = k;
+      look = now + 1000;
+    }
+    if (now >= deadline) break;
+    until = progress && look < deadline ? look : deadline;
+    t.tv_sec = (time_t)((until - now) / 1000);
+    t.tv_nsec = (long)((until - now) % 1000) * 1000000L;
+    sigtimedwait(&set, 0, &t);
+  }
+done:
+  sigprocmask(SIG_SETMASK, &old, 0);
+  return r;
+}

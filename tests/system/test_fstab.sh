@@ -1,0 +1,129 @@
+#!/bin/sh
+# capinit's /etc/fstab code (init/fstab.c, conf/fstab.c) on the real
+# kernel, outside PID 1 (build/tests/fstab_try), each run in a mount
+# namespace of its own (unshare --mount: the host's mounts are never
+# touched; only tmpfs and bind mounts, never / or swap):
+#
+#   1. the same fstab mounted by util-linux's mount -a --fstab and by
+#      capinit: the kernel shows the same mounts (per-mount options,
+#      propagation, type, source, file system options), line by line;
+#      with a changed option the comparison fails (the control);
+#   2. /proc/self/mountinfo as capinit reads it and as findmnt (util-linux)
+#      reads it, with a space, a tab and a backslash in mount points;
+#   3. failures: a missing mount point, an unknown type, a bad line are
+#      reported as FILE:LINE and the next lines are mounted; a nofail
+#      device that is not there is a note; _netdev and noauto are left;
+#      what is mounted already is not mounted again; an entry marked
+#      x-capinit.required that fails is fatal (exit 1, its line).
+B=${1:-build}
+. tests/lib.sh
+TRY=$B/tests/fstab_try
+[ -x "$TRY" ] || { echo "Bail out! $TRY is missing (make check builds it)"; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+M=$T/m
+mkdir -p "$M/a" "$M/b" "$M/c" "$M/d" "$M/e" "$M/f" "$M/g" "$M/h" "$M/with space" "$M/tab	here" "$M/back\\slash" "$T/src"
+
+# the mounts below $M, one a line: mount point, per-mount options, the
+# kinds of optional fields (shared, master: their numbers differ between
+# namespaces), type, source, file system options
+mounts_below() {
+  awk -v t="$M" 'index($5, t) == 1 {
+    o = ""
+    for (i = 7; $i != "-"; i++) { f = $i; sub(/:[0-9]+$/, "", f); o = o " " f }
+    print $5, $6, "[" o " ]", $(i + 1), $(i + 2), $(i + 3)
+  }'
+}
+in_ns() { unshare --mount --propagation private sh -c "$1" 2>"$T/ns.err"; }
+
+# ---------------------------------------------------------------- 1. util-linux
+cat > "$T/fstab" <<EOF
+# every kind of option capinit reads, on tmpfs and bind mounts
+tmpfs $M/a tmpfs ro,nosuid,nodev,noexec,noatime,size=1m,mode=0750 0 0
+tmpfs $M/b tmpfs nodiratime,strictatime,sync,dirsync,uid=65534,gid=65534 0 0
+tmpfs $M/c tmpfs user,exec 0 0
+tmpfs $M/d tmpfs lazytime,nosymfollow,x-systemd.automount,comment=foo 0 0
+$T/src $M/e none bind,ro,nosuid 0 0
+tmpfs $M/f tmpfs shared 0 0
+tmpfs $M/g tmpfs size=1m 0 0
+tmpfs $M/g tmpfs size=2m,relatime,mand,nomand 0 0
+tmpfs $M/h tmpfs noauto 0 0
+tmpfs $M/with\\040space tmpfs mode=1777,rw,defaults 0 0
+tmpfs $M/tab\\011here tmpfs nr_inodes=100 0 0
+tmpfs $M/back\\134slash tmpfs silent,loud 0 0
+EOF
+in_ns "mount -a --fstab '$T/fstab' && cat /proc/self/mountinfo" | mounts_below > "$T/util-linux"
+t_eq "$(wc -l < "$T/util-linux")" 11 "util-linux mount -a: 11 mounts (noauto left)"
+[ -s "$T/ns.err" ] && sed 's/^/#   /' "$T/ns.err"
+in_ns "'$TRY' mount '$T/fstab' && cat /proc/self/mountinfo" | mounts_below > "$T/capinit"
+t_eq "$(cat "$T/ns.err")" "capinit: fstab: 11 of 11 mounted" "capinit: 11 of 11 mounted, nothing else said"
+n=0
+while IFS= read -r want; do
+  n=$((n + 1))
+  got=$(sed -n "${n}p" "$T/capinit")
+  t_eq "$got" "$want" "the kernel shows the same mount from util-linux and capinit: ${want%% *}"
+done < "$T/util-linux"
+t_eq "$(wc -l < "$T/capinit")" "$n" "capinit: no other mount"
+# the control: one option changed, one line differs
+sed 's/nr_inodes=100/nr_inodes=200/' "$T/fstab" > "$T/fstab.changed"
+in_ns "'$TRY' mount '$T/fstab.changed' && cat /proc/self/mountinfo" | mounts_below > "$T/changed"
+t_eq "$(diff "$T/util-linux" "$T/changed" | grep -c '^>')" 1 "control: nr_inodes=200 instead of 100: the comparison sees it"
+
+# ---------------------------------------------------------------- 2. findmnt
+in_ns "mount -a --fstab '$T/fstab' && '$TRY' mountinfo > '$T/ours' && findmnt --kernel --list -J -o ID,PARENT,MAJ:MIN,FSROOT,TARGET,FSTYPE,SOURCE,VFS-OPTIONS,FS-OPTIONS > '$T/findmnt.json'"
+python3 - "$T/findmnt.json" > "$T/theirs" <<'EOF'
+import json, sys
+def esc(s):
+    return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+for f in json.load(open(sys.argv[1]))["filesystems"]:
+    src = f["source"] or ""
+    # findmnt writes a bind mount's source as DEVICE[FSROOT]
+    if f["fsroot"] != "/" and src.endswith("[" + f["fsroot"] + "]"):
+        src = src[: -len(f["fsroot"]) - 2]
+    print("\t".join([str(f["id"]), str(f["parent"]), f["maj:min"], esc(f["fsroot"]), esc(f["target"]),
+                     f["fstype"], esc(src), f["vfs-options"], f["fs-options"]]))
+EOF
+t_eq "$(wc -l < "$T/ours")" "$(wc -l < "$T/theirs")" "mountinfo: as many mounts as findmnt reads ($(wc -l < "$T/theirs"))"
+t_eq "$(diff "$T/theirs" "$T/ours" | head -n 6)" "" "mountinfo: every field of every mount as findmnt reads it"
+grep -q "	$M/tab\\\\there	" "$T/ours"
+t_ok $? "mountinfo: a tab in a mount point (\\011) read back"
+grep -q "	$M/with space	" "$T/ours"
+t_ok $? "mountinfo: a space in a mount point (\\040) read back"
+
+# ---------------------------------------------------------------- 3. failures
+cat > "$T/fstab.bad" <<EOF
+tmpfs $M/a tmpfs size=1m
+tmpfs $M/nowhere tmpfs defaults
+tmpfs $M/b nosuchfs defaults
+/dev/capinit-no-such-disk $M/c ext4 nofail
+tmpfs $M/d tmpfs size=1m 0 0 # a comment
+srv:/export $M/e nfs _netdev
+tmpfs $M/f tmpfs noauto
+tmpfs $M/g tmpfs size=3m
+EOF
+in_ns "mount -t tmpfs -o size=5m tmpfs '$M/g' && '$TRY' mount '$T/fstab.bad'; echo \"exit \$?\"; cat /proc/self/mountinfo" > "$T/bad.out"
+t_eq "$(sed -n 's/^exit //p' "$T/bad.out")" 0 "failures: the boot goes on (exit 0)"
+t_eq "$(cat "$T/ns.err")" "capinit: $T/fstab.bad:5: more than 6 fields (a comment must be a line of its own)
+capinit: $T/fstab.bad:2: mount point $M/nowhere: No such file or directory
+capinit: $T/fstab.bad:3: unable to mount tmpfs on $M/b (nosuchfs): No such device
+capinit: $T/fstab.bad:4: /dev/capinit-no-such-disk is not there (nofail): $M/c not mounted
+capinit: $T/fstab.bad:6: $M/e needs the network (_netdev), which services bring up: not mounted at boot
+capinit: fstab: 2 of 5 mounted" "failures: each with its FILE:LINE, then 2 of 5 (/a, and /g that was there)"
+t_eq "$(mounts_below < "$T/bad.out" | awk '{ print $1, $NF }')" "$M/g rw,size=5120k
+$M/a rw,size=1024k" "failures: /a mounted, /g left as it was (size=5m), nothing else"
+
+# x-capinit.required: fatal, with the line, nothing after it mounted
+cat > "$T/fstab.required" <<EOF
+tmpfs $M/a tmpfs size=1m
+tmpfs $M/nowhere tmpfs x-capinit.required
+tmpfs $M/b tmpfs size=1m
+EOF
+in_ns "'$TRY' mount '$T/fstab.required'; echo \"exit \$?\"; cat /proc/self/mountinfo" > "$T/req.out"
+t_eq "$(sed -n 's/^exit //p' "$T/req.out")" 1 "x-capinit.required: its failure is fatal"
+t_eq "$(cat "$T/ns.err")" "capinit: fatal: $T/fstab.required:2: mount point $M/nowhere: No such file or directory" \
+  "x-capinit.required: the fatal line names FILE:LINE and the reason"
+t_eq "$(mounts_below < "$T/req.out" | cut -d' ' -f1)" "$M/a" "x-capinit.required: the lines before it mounted, none after"
+sed 's/x-capinit.required/defaults/' "$T/fstab.required" > "$T/fstab.notrequired"
+in_ns "'$TRY' mount '$T/fstab.notrequired'; echo \"exit \$?\"" > "$T/notreq.out"
+t_eq "$(cat "$T/notreq.out")" "exit 0" "control: the same line without x-capinit.required is not fatal"
+t_done
