@@ -18,9 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../conf/fstab.h"
 #include "verify_container.h"
-
-#define LINE_MAX_MI 8192
 
 typedef struct diff_s {
   char *field, *live, *want;
@@ -73,29 +72,15 @@ static int check_namespaces(svc_container const *ct, pid_t pid, diff *d)
   return 0;
 }
 
-/* The mounts at path in a mountinfo: the last one (the one on top), its
- * per-mount options ("ro,nosuid...") and file system type. */
-static int mount_at(char const *info, char const *path, char *opts, size_t olen, char *type, size_t tlen)
+/* The mount on top at path in a parsed mountinfo (the last one there, in
+ * the kernel's order), or NULL. */
+static mountinfo_entry const *mount_at(mountinfo_entry const *v, size_t n, char const *path)
 {
-  char const *line = info;
-  int found = 0;
-  while (*line) {
-    char mp[4096], o[256], ty[64];
-    char const *eol = strchr(line, '\n'), *sep = strstr(line, " - ");
-    if (!eol) eol = line + strlen(line);
-    /* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ... */
-    if (sep && sep < eol && sscanf(line, "%*s %*s %*s %*s %4095s %255s", mp, o) == 2 &&
-        sscanf(sep + 3, "%63s", ty) == 1) {
-      /* mountinfo escapes blanks as \040: the paths here have none */
-      if (!strcmp(mp, path)) {
-        snprintf(opts, olen, "%s", o);
-        snprintf(type, tlen, "%s", ty);
-        found = 1;
-      }
-    }
-    line = *eol ? eol + 1 : eol;
-  }
-  return found;
+  mountinfo_entry const *top = 0;
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (!strcmp(v[i].point, path)) top = &v[i];
+  return top;
 }
 
 static char const *rw_of(char const *opts)
@@ -103,60 +88,71 @@ static char const *rw_of(char const *opts)
   return !strncmp(opts, "ro", 2) && (opts[2] == ',' || !opts[2]) ? "ro" : "rw";
 }
 
-static int check_mount(char const *info, char const *path, char const *want_mode, char const *want_type, diff *d)
+static int check_mount(mountinfo_entry const *v, size_t n, char const *path, char const *want_mode,
+                       char const *want_type, diff *d)
 {
-  char opts[256], type[64], field[4200];
+  mountinfo_entry const *m = mount_at(v, n, path);
+  char field[4200];
   snprintf(field, sizeof field, "mount:%s", path);
-  if (!mount_at(info, path, opts, sizeof opts, type, sizeof type))
-    return differs(d, field, "not a mount", want_type ? want_type : want_mode);
-  if (want_mode && strcmp(rw_of(opts), want_mode)) return differs(d, field, rw_of(opts), want_mode);
-  if (want_type && strcmp(type, want_type)) return differs(d, field, type, want_type);
+  if (!m) return differs(d, field, "not a mount", want_type ? want_type : want_mode);
+  if (want_mode && strcmp(rw_of(m->options), want_mode)) return differs(d, field, rw_of(m->options), want_mode);
+  if (want_type && strcmp(m->type, want_type)) return differs(d, field, m->type, want_type);
   return 0;
 }
 
-static char *slurp_mountinfo(pid_t pid)
+static char *slurp_mountinfo(pid_t pid, size_t *len)
 {
   char path[64];
   char *buf = 0;
-  size_t len = 0, cap = 0;
+  size_t cap = 0;
   ssize_t r;
   int fd;
+  *len = 0;
   snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)pid);
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   for (;;) {
-    if (len + 4096 + 1 > cap) {
+    if (*len + 4096 + 1 > cap) {
       char *nb = realloc(buf, cap ? cap * 2 : 16384);
       if (!nb) break;
       buf = nb;
       cap = cap ? cap * 2 : 16384;
     }
-    r = read(fd, buf + len, cap - len - 1);
+    r = read(fd, buf + *len, cap - *len - 1);
     if (r <= 0) break;
-    len += (size_t)r;
+    *len += (size_t)r;
   }
   close(fd);
-  if (buf) buf[len] = 0;
+  if (buf) buf[*len] = 0;
   return buf;
 }
 
 static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
 {
+  mountinfo_entry *v;
+  size_t len, n, i;
   char *info;
-  size_t i;
   int bad = 0;
   if (!container_has_mounts(ct)) return 0;
-  info = slurp_mountinfo(pid);
+  info = slurp_mountinfo(pid, &len);
   if (!info) return differs(d, "mountinfo", strerror(errno), "readable");
+  n = mountinfo_lines(info, len);
+  v = calloc(n + 1, sizeof *v);
+  if (!v) {
+    free(info);
+    return differs(d, "mountinfo", strerror(ENOMEM), "readable");
+  }
+  n = mountinfo_parse(info, len, v, n);
   if (ct->read_only) {
-    bad = check_mount(info, "/", "ro", 0, d) || check_mount(info, "/proc/sys", "ro", 0, d) ||
-          check_mount(info, "/dev", "rw", 0, d);
-    for (i = 0; !bad && i < ct->nrw; i++) bad = check_mount(info, ct->rw[i].path, "rw", 0, d);
+    bad = check_mount(v, n, "/", "ro", 0, d) || check_mount(v, n, "/proc/sys", "ro", 0, d) ||
+          check_mount(v, n, "/dev", "rw", 0, d);
+    for (i = 0; !bad && i < ct->nrw; i++) bad = check_mount(v, n, ct->rw[i].path, "rw", 0, d);
   }
   for (i = 0; !bad && i < ct->nbinds; i++)
-    bad = check_mount(info, ct->binds[i].dst, ct->binds[i].ro ? "ro" : ct->read_only ? "rw" : 0, 0, d);
-  if (!bad && (ct->private_tmp || ct->root)) bad = check_mount(info, "/tmp", "rw", "tmpfs", d);
-  if (!bad && (ct->private_pids || ct->root)) bad = check_mount(info, "/proc", 0, "proc", d);
+    bad = check_mount(v, n, ct->binds[i].dst, ct->binds[i].ro ? "ro" : ct->read_only ? "rw" : 0, 0, d);
+  if (!bad && (ct->private_tmp || ct->root)) bad = check_mount(v, n, "/tmp", "rw", "tmpfs", d);
+  if (!bad && (ct->private_pids || ct->root)) bad = check_mount(v, n, "/proc", 0, "proc", d);
+  free(v);
   free(info);
   return bad;
 }
