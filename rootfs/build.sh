@@ -240,10 +240,11 @@ fi
 # ---------------------------------------------------------------- report
 services=$(cd "$R/etc/capinit/services" && ls *.svc 2>/dev/null | sed 's/\.svc$//')
 # explain reads users from /etc/passwd and the command from its path:
-# run it inside the tree, with a /proc of its own
+# run it inside the tree, with a /proc of its own; the tree a mount of
+# its own, so that explain can mount a container's binds to look through
 in_image() {
   unshare --mount --propagation private sh -c \
-    'mount -t proc proc "$1/proc" && shift && exec chroot "$@"' sh "$R" "$R" "$@"
+    'mount --bind "$1" "$1" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"' sh "$R" "$R" "$@"
 }
 in_image /sbin/capctl explain $services > "$W/explain.txt" 2>"$W/explain.err" ||
   { cat "$W/explain.err" >&2; die "capctl explain failed in the image"; }

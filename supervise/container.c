@@ -28,6 +28,9 @@
 #ifndef MNT_DETACH
 #define MNT_DETACH 2  /* umount2(2); <sys/mount.h> clashes with <linux/mount.h> */
 #endif
+#ifndef MS_MOVE
+#define MS_MOVE 8192
+#endif
 
 /* ------------------------------------------------------------ helpers */
 
@@ -241,14 +244,22 @@ static int stage_root(svc_container const *ct, priv_fail *f)
     return priv_failed(f, STAGE_ROOT, CT_ARG_TMP);
   }
   /* pivot_root(".", "."): the old root is stacked under the new one, and
-   * detached from it at once */
-  if (syscall(SYS_fchdir, root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
-      syscall(SYS_umount2, ".", MNT_DETACH) < 0 || syscall(SYS_chdir, "/") < 0) {
-    sys_close(root);
-    return priv_failed(f, STAGE_ROOT, CT_ARG_PIVOT);
+   * detached from it at once.  The initramfs (rootfs) cannot be pivoted
+   * away (EINVAL): there, as switch_root does, the root directory is
+   * moved over / and the service chrooted into it */
+  if (syscall(SYS_fchdir, root) < 0) goto pivot_failed;
+  if (syscall(SYS_pivot_root, ".", ".") == 0) {
+    if (syscall(SYS_umount2, ".", MNT_DETACH) < 0) goto pivot_failed;
+  } else if (errno != EINVAL || syscall(SYS_mount, ".", "/", 0, MS_MOVE, 0) < 0 ||
+             syscall(SYS_chroot, ".") < 0) {
+    goto pivot_failed;
   }
+  if (syscall(SYS_chdir, "/") < 0) goto pivot_failed;
   sys_close(root);
   return 0;
+pivot_failed:
+  sys_close(root);
+  return priv_failed(f, STAGE_ROOT, CT_ARG_PIVOT);
 }
 
 static int stage_proc(svc_container const *ct, priv_fail *f)

@@ -146,6 +146,28 @@ int control_target_in(char const *root, char const *path, exec_target *t)
   return 0;
 }
 
+/* Without a mount namespace to try the binds in: path as the service
+ * sees it, through the bind whose target holds it (the longest), in
+ * capinit's tree; links inside a bind are not followed out of it. */
+static int target_through_binds(svc_container const *ct, char const *path, exec_target *t)
+{
+  ct_bind const *best = 0;
+  char real[8192];
+  size_t i, n = 0;
+  for (i = 0; i < ct->nbinds; i++) {
+    size_t k = strlen(ct->binds[i].dst);
+    if (k > n && !strncmp(path, ct->binds[i].dst, k) && (!path[k] || path[k] == '/')) {
+      best = &ct->binds[i];
+      n = k;
+    }
+  }
+  if (!best) return control_target_in(ct->root, path, t);
+  snprintf(real, sizeof real, "%s%s", best->src, path + n);
+  control_target(real, t);
+  t->path = path;
+  return 0;
+}
+
 int control_target_view(svc_container const *ct, char const *path, exec_target *t)
 {
   exec_target got;
@@ -154,14 +176,15 @@ int control_target_view(svc_container const *ct, char const *path, exec_target *
   int p[2];
   size_t i;
   if (!ct || (!ct->root && !ct->nbinds)) return control_target(path, t);
-  if (pipe2(p, O_CLOEXEC) < 0) return control_target_in(ct->root, path, t);
+  if (pipe2(p, O_CLOEXEC) < 0) return target_through_binds(ct, path, t);
   pid = fork();
   if (pid == 0) {
     /* the service's tree: its binds, in a mount namespace of this child's
-     * own (without the privilege for it: as capinit's tree shows it) */
+     * own, made private first (else they could show in capinit's) */
     close(p[0]);
-    if (unshare(CLONE_NEWNS) == 0 && mount(0, "/", 0, MS_REC | MS_PRIVATE, 0) == 0)
-      for (i = 0; i < ct->nbinds; i++) mount(ct->binds[i].src, ct->binds[i].at, 0, MS_BIND | MS_REC, 0);
+    if (unshare(CLONE_NEWNS) < 0 || mount(0, "/", 0, MS_REC | MS_PRIVATE, 0) < 0) _exit(1);
+    for (i = 0; i < ct->nbinds; i++)
+      if (mount(ct->binds[i].src, ct->binds[i].at, 0, MS_BIND | MS_REC, 0) < 0) _exit(1);
     control_target_in(ct->root, path, &got);
     if (write(p[1], &got, sizeof got) < 0) _exit(1);
     _exit(0);
@@ -170,7 +193,8 @@ int control_target_view(svc_container const *ct, char const *path, exec_target *
   n = pid < 0 ? -1 : read(p[0], &got, sizeof got);
   close(p[0]);
   if (pid > 0) waitpid(pid, 0, 0);
-  if (n != (ssize_t)sizeof got) return control_target_in(ct->root, path, t);
+  /* not allowed to mount (not root, / not a mount point under chroot) */
+  if (n != (ssize_t)sizeof got) return target_through_binds(ct, path, t);
   *t = got;   /* multicall points to a static string, the same here */
   t->path = path;
   return 0;

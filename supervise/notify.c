@@ -52,7 +52,12 @@ int notify_open(service *s)
 /* Is pid a process of s: its main process, or in the session it made? */
 static int belongs(service const *s, pid_t pid)
 {
-  return s->pid > 0 && (pid == s->pid || getsid(pid) == s->pid);
+  pid_t sid;
+  if (s->pid <= 0) return 0;
+  if (pid == s->pid) return 1;
+  sid = getsid(pid);
+  /* private-pids: the command's session, under the reaper */
+  return sid == s->pid || (s->spec->ct && s->spec->ct->private_pids && sid == service_command_pid(s));
 }
 
 /* Foreign and malformed messages are ignored.  Any uid may send them (the

@@ -38,17 +38,25 @@ void reaper_fail(int report_fd, priv_fail const *f)
 static void command(char *const *argv, char *const *envp, int fd)
 {
   priv_fail f = { -1, 0, -1 };
-  if (priv_reset_signals() < 0) priv_failed(&f, STAGE_SIGNALS, -1);
+  /* a session of its own, as any service's command: a terminal can be its
+   * controlling terminal, and its process group is the one signalled */
+  if (syscall(SYS_setsid) < 0) priv_failed(&f, STAGE_SESSION, -1);
+  else if (priv_reset_signals() < 0) priv_failed(&f, STAGE_SIGNALS, -1);
   else priv_exec_only(argv, envp, &f);
   syscall(SYS_write, fd, &f, sizeof f);
   syscall(SYS_exit_group, 126);
 }
 
-/* A signal from outside the namespace (si_pid 0 in here) queued with
- * REAPER_SIGNAL_MAIN is for the command. */
+/* A signal from outside the namespace (si_pid 0 in here): queued with
+ * REAPER_SIGNAL_MAIN, for the command; else for its process group (as
+ * capinit signals a service's group), or the command alone when the group
+ * is gone.  Signals from inside the namespace are dropped. */
 static void forward(siginfo_t const *si, pid_t cmd)
 {
-  if (si->si_code == SI_QUEUE && si->si_pid == 0 && si->si_value.sival_int == REAPER_SIGNAL_MAIN)
+  if (si->si_pid != 0) return;
+  if (si->si_code == SI_QUEUE && si->si_value.sival_int == REAPER_SIGNAL_MAIN)
+    syscall(SYS_kill, cmd, si->si_signo);
+  else if (syscall(SYS_kill, -cmd, si->si_signo) < 0)
     syscall(SYS_kill, cmd, si->si_signo);
 }
 

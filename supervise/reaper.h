@@ -7,10 +7,12 @@
  * kills the whole namespace.  A daemon is not written for that.  So the
  * namespace's first process is this small reaper, with the service's own
  * credentials, and the command is its child:
- *   - it starts the command in its own session and process group, which
- *     the stop signal (sent to that group) reaches directly;
- *   - it forwards to the command a signal queued with REAPER_SIGNAL_MAIN
- *     (capctl signal) and drops every other signal;
+ *   - it starts the command in a session and process group of its own,
+ *     as any service's;
+ *   - it passes on what it is sent from outside the namespace: a signal
+ *     queued with REAPER_SIGNAL_MAIN (capctl signal) to the command, any
+ *     other (the stop signal, sent to the reaper's group) to the
+ *     command's process group; it drops signals from inside;
  *   - it reaps every orphan of the namespace;
  *   - when the command ends it reports the command's wait status and ends,
  *     and the kernel kills whatever is left in the namespace.

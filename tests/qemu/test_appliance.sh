@@ -157,7 +157,7 @@ B12=0000000000001000   # cap_net_admin
 B13=0000000000002000   # cap_net_raw
 B21=0000000000200000   # cap_sys_admin
 
-check_boot() { # FORMAT ROOTFSTYPE
+check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE
   f=$1
   dir=$out/$f/run
   con=$dir/console.txt
@@ -178,8 +178,8 @@ check_boot() { # FORMAT ROOTFSTYPE
   has "capinit loaded the 8 modules of /etc/capinit/modules" '^capinit: modules: 8 of 8 loaded$'
   has "the filecaps manifest holds (set at boot, or verified on the read-only disk)" \
     '^capinit: filecaps: 1 of 1 files as the manifest says$'
-  has "all 7 services ready (capinit's clock)" '^capinit: all 7 services ready [0-9]+ ms after capinit started$'
-  for s in syslogd lockdown net httpd pinger console demo; do
+  has "all 9 services ready (capinit's clock)" '^capinit: all 9 services ready [0-9]+ ms after capinit started$'
+  for s in syslogd lockdown net httpd pinger console sandbox open demo; do
     t_eq "$(rec "svc $s" | cut -d' ' -f1)" up "$f: $s is up"
   done
   # UID GID INH PRM EFF BND AMB NNP, from /proc/PID/status
@@ -215,18 +215,31 @@ check_boot() { # FORMAT ROOTFSTYPE
   t_eq "$(rec "console pinger")" "126 /usr/sbin/pinger: Operation not permitted" \
     "$f: console: pinger's +ep file capability is outside its bounding set: execve fails (F5)"
   t_eq "$(rec "console etc")" "1 sh: can't create /etc/capinit/services/httpd.svc: Read-only file system" \
-    "$f: console: root's files are read-only (lockdown)"
+    "$f: console: root's files are read-only (its container)"
   t_eq "$(rec "console sysctl")" "1 sh: can't create /proc/sys/kernel/core_pattern: Read-only file system" \
-    "$f: console: /proc/sys is read-only (lockdown)"
-  echo "$(rec "console kill")" | grep -Eq "^1 sh: can't kill pid [0-9]+: Operation not permitted$"
-  t_ok $? "$f: console: cannot kill httpd (another uid, no cap_kill)"
+    "$f: console: /proc/sys is read-only (lockdown, and its container)"
+  echo "$(rec "console kill")" | grep -Eq "^1 sh: can't kill pid [0-9]+: No such process$"
+  t_ok $? "$f: console: cannot even reach httpd's pid (its own PID namespace)"
+
+  # the application container, seen from inside, and the same without it
+  t_eq "$(rec "inside sandbox processes:")" "2" "$f: sandbox (private-pids): 2 processes, its reaper and itself"
+  t_eq "$(rec "inside sandbox write /:")" "Read-only file system" \
+    "$f: sandbox, uid 0: writing / fails with EROFS"
+  t_eq "$(rec "inside sandbox other services' files:")" "none (no /etc/capinit)" "$f: sandbox: no other service's files (its own root)"
+  t_eq "$(rec "inside sandbox network:")" "lo " "$f: sandbox (network = none): only lo"
+  t_eq "$(rec "inside sandbox hostname:")" "sandbox" "$f: sandbox: its own host name"
+  echo "$(rec "inside open processes:")" | grep -Eq "^[0-9]+ \(syslogd, httpd, pinger among them: httpd pinger syslogd \)$"
+  t_ok $? "$f: control: open (no container) sees every process, syslogd, httpd and pinger among them ($(rec "inside open processes:"))"
+  t_eq "$(rec "inside open write /:")" "$3" "$f: control: open, the same uid 0, writes / ($3)"
+  t_eq "$(rec "inside open other services' files:")" "/etc/capinit/services is there" "$f: control: open sees the other services' files"
+  t_eq "$(rec "inside open network:")" "eth0 lo " "$f: control: open has the machine's network"
 
   t_eq "$(rec verify)" "0 " "$f: capctl verify: every running service matches its prediction"
   t_eq "$(rec setid)" none "$f: no set-user-ID or set-group-ID file in the image (find / -xdev -perm /6000)"
   t_eq "$(rec "xattr /usr/sbin/pinger")" 0100000200200000000000000000000000000000 \
     "$f: /usr/sbin/pinger has security.capability revision 2, cap_net_raw+ep"
   t_eq "$(rec "xattr /bin/busybox")" none "$f: busybox has no file capability"
-  t_eq "$(rec rootmount)" "$2 ro" "$f: the root is $2, read-only"
+  t_eq "$(rec rootmount)" "$2 $4" "$f: the root is $2, $4"
   t_eq "$(rec procsys)" ro "$f: /proc/sys is read-only"
 
   # the shutdown
@@ -251,8 +264,10 @@ check_boot() { # FORMAT ROOTFSTYPE
   summary="$summary$f: boot-to-ready ${ready:-?} ms (capinit's clock), QEMU wall $(awk -v w="${wall:-0}" 'BEGIN { printf "%.1f", w / 1000 }') s (two boots at once)
 "
 }
-check_boot cpio rootfs
-check_boot ext4 ext4
+# the initramfs root is writable (the contained services' trees are not);
+# the disk image is read-only as a whole
+check_boot cpio rootfs ok rw
+check_boot ext4 ext4 "Read-only file system" ro
 
 summary="${summary}time: builder refusals $(( (t_builder - t_start) / 1000 )) s, two images $(( (t_images - t_builder) / 1000 )) s, two boots and checks $(( ($(ms) - t_images) / 1000 )) s
 "

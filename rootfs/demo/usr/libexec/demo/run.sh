@@ -12,7 +12,7 @@ exec 3>/dev/ttyS1
 R() { echo "$*" >&3; }        # a record for the test
 say() { echo "$*"; }          # a line for the person watching
 step() { R "t $1 $(cut -d' ' -f1 /proc/uptime)"; say "$*"; }
-mkdir -p /run/demo
+mkdir -p /run/demo /tmp/demo
 
 # capability names, bit by bit, to say what a mask holds
 NAMES="chown dac_override dac_read_search fowner fsetid kill setgid setuid setpcap
@@ -99,17 +99,34 @@ rm -f /tmp/pinger-copy
 
 # ---------------------------------------------------------------- 4. console
 step 4. "the console shell (pid $(field console pid)), uid 0 in a locked noroot tree with an empty bounding set, tries:"
-: > /run/demo/go
+: > /tmp/demo/go
 i=0
-while [ ! -e /run/demo/console.done ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
-if [ -e /run/demo/console.done ]; then
-  while IFS= read -r l; do R "console $l"; done < /run/demo/console.results
+while [ ! -e /tmp/demo/console.done ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -e /tmp/demo/console.done ]; then
+  while IFS= read -r l; do R "console $l"; done < /tmp/demo/console.results
 else
   R "console timeout"
   say "   (the console shell did not answer)"
 fi
 
-# ---------------------------------------------------------------- 5. controls
+# ---------------------------------------------------------------- 5. containers
+for s in sandbox open; do
+  i=0
+  while [ "$(capctl status --json "$s" | sed -n 's/^ *"state": "\(.*\)",$/\1/p')" != up ] && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+done
+step 5. "the same script, uid 0 in a locked noroot tree, from inside a container (sandbox: its own root, PIDs, no network) and without one (open):"
+for s in sandbox open; do
+  capctl log -n 20 "$s" 2>/dev/null | cut -d' ' -f2- | grep -E "^(processes|write /|other services' files|network|hostname):" > "/run/demo/$s.txt"
+  while IFS= read -r l; do
+    R "inside $s $l"
+    say "   $s: $l"
+  done < "/run/demo/$s.txt"
+done
+
+# ---------------------------------------------------------------- 6. controls
 ko=$(find /lib/modules/"$(uname -r)" -name dummy.ko | head -n 1)
 mount -t tmpfs demo /mnt 2>&1
 m=$?
@@ -120,13 +137,13 @@ k=$?
 rmmod dummy 2>/dev/null
 R "control mount $m"
 R "control insmod $k $loaded"
-step 5. "the same mount and insmod from this demo service (legacy root, as PID 1 starts it): exit $m and $k (dummy loaded: $loaded)"
+step 6. "the same mount and insmod from this demo service (legacy root, as PID 1 starts it): exit $m and $k (dummy loaded: $loaded)"
 
-# ---------------------------------------------------------------- 6. the image
+# ---------------------------------------------------------------- 7. the image
 out=$(capctl verify 2>&1)
 rc=$?
 R "verify $rc $(echo "$out" | grep -v -e 'result=ok' -e 'result=skipped' | tr '\t\n' '  ')"
-step 6. "capctl verify: every running service holds what capctl explain predicts: $([ $rc = 0 ] && echo yes || echo "NO: $out")"
+step 7. "capctl verify: every running service holds what capctl explain predicts: $([ $rc = 0 ] && echo yes || echo "NO: $out")"
 setid=$(find / -xdev ! -type l -perm /6000 2>/dev/null | tr '\n' ' ')
 R "setid ${setid:-none}"
 root=$(awk '$2 == "/" { r = $3 " " substr($4, 1, 2) } END { print r }' /proc/mounts)
@@ -139,7 +156,7 @@ if [ -x /test/tool ]; then
 fi
 say "   set-user-ID or set-group-ID files in the image: ${setid:-none}; / is $root, /proc/sys $procsys"
 
-step 7. "done: capctl poweroff (the services stop in reverse dependency order)"
+step 8. "done: capctl poweroff (the services stop in reverse dependency order)"
 R DONE
 exec 3>&-
 capctl poweroff
