@@ -1,6 +1,6 @@
 /* supervise/privilege.h -- the privilege engine: what happens between
  * fork and exec (or, in capexec, before exec), in the fixed order of
- * DESIGN.md.  The caller parses and resolves everything (conf/); the
+ * docs/design.md.  The caller parses and resolves everything (conf/); the
  * engine only makes syscalls, allocates nothing and touches no shared
  * state, so it may run in a vfork-style child.  Every step is checked: on
  * any failure it stops and says which stage failed, the errno, and the

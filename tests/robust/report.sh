@@ -245,7 +245,7 @@ Bugs found while writing these tests, fixed, and guarded by them:
 
 Not failures, but what a reader of these figures should know:
 
-- Symbolic links in the service directory are followed (DESIGN.md); the
+- Symbolic links in the service directory are followed (docs/design.md); the
   target's owner and mode are not checked, nor are those of a regular
   service file: whoever may write the file defines the service.
 - Any uid may send to a service's notify socket (0666): foreign messages

@@ -12,7 +12,7 @@
 #      foreign process of the service's own tree): READY=1 from outside,
 #      floods of garbage, oversized datagrams, passed descriptors
 #   4. service files: symbolic links out of the directory (followed, as
-#      DESIGN.md says) and to a directory, a device, a FIFO, nowhere, a
+#      docs/design.md says) and to a directory, a device, a FIFO, nowhere, a
 #      loop, /proc; huge, a long line, binary, a NUL byte; names with
 #      blanks, control characters, a backslash, non-ASCII, too long, dot
 #      names (hidden)

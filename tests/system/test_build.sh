@@ -51,4 +51,12 @@ for m in capinit.svc.5 capinit.8 capctl.8 capexec.8; do
 done
 MANWIDTH=80 man -l "$B/man/capinit.svc.5" 2>/dev/null | grep -q 'no-new-privileges'
 t_ok $? "capinit.svc(5) shows the key no-new-privileges"
+# the design the code and docs cite is in the repository (docs/design.md),
+# not a document beside it
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  t_eq "$(git grep -l -e 'DESIGN\.md' -e '\.\./shared/' -- . ':!tests/system/test_build.sh' | tr '\n' ' ')" "" \
+    "nothing in the repository cites DESIGN.md or ../shared"
+  t_ok "$([ -s docs/design.md ] && git grep -q 'docs/design\.md' -- supervise conf; echo $?)" \
+    "control: docs/design.md exists, and the code cites it"
+fi
 t_done

@@ -2,7 +2,7 @@
 # Security scenarios of capexec against the real kernel: what a service can
 # still gain (setuid files, file capabilities), what it cannot undo
 # (locked securebits), and what fails closed where setpriv does not (F1,
-# F2 of DESIGN.md).  Each scenario has a positive control that would fail
+# F2 of docs/design.md).  Each scenario has a positive control that would fail
 # if the fixture were broken; every value comes from the probe (syscalls
 # cross-checked with /proc/self/status) and is compared exactly.
 B=${1:-build}
