@@ -70,7 +70,7 @@ specs() {
 plain|user = nobody|RW=$T/rw|$NOBODY \$P
 read-only|user = nobody;read-only = yes;read-write = $T/rw|RW=$T/rw|unshare --mount sh -c "$R && ro_all && rw_path $T/rw && exec $NOBODY \$P"
 read-only-root|mode = noroot;read-only = yes;read-write = $T/rw;hostname = ro-root|RW=$T/rw PROCSYS=1|unshare --mount --uts sh -c "hostname ro-root && $R && ro_all && rw_path $T/rw && exec $ROOT0 \$P"
-private-tmp|user = nobody;private-tmp = yes||unshare --mount sh -c "$R && tmpfs_on /tmp && exec $NOBODY \$P"
+private-tmp|user = nobody;private-tmp = yes;bind-ro = $T/p:/srv||unshare --mount sh -c "$R && ro_bind $T/p /srv && tmpfs_on /tmp && exec $NOBODY /bin/sh /srv/ctprobe.sh"
 binds|user = nobody;bind-ro = $T/ro:/mnt;bind = $T/rw:/media|RW=/media BIND_RO=/mnt|unshare --mount sh -c "$R && ro_bind $T/ro /mnt && mount --bind $T/rw /media && exec $NOBODY \$P"
 root-directory|user = nobody;root-directory = $T/root;bind-ro = /usr;bind-ro = /etc;bind-ro = $T/p:/p;bind-ro = $T/ro:/ro|BIND_RO=/ro|unshare --mount --fork sh -c "$R && mount --bind $T/root $T/root && ro_bind /usr $T/root/usr && ro_bind /etc $T/root/etc && ro_bind $T/p $T/root/p && ro_bind $T/ro $T/root/ro && mount -t proc proc $T/root/proc && tmpfs_on $T/root/tmp && exec unshare --root=$T/root $NOBODY /bin/sh /p/ctprobe.sh"
 private-pids|user = nobody;private-pids = yes||unshare --pid --fork --mount --mount-proc $NOBODY \$P
@@ -78,7 +78,7 @@ network-none|user = nobody;network = none||unshare --net sh -c "ip link set lo u
 network-netns|user = nobody;network = netns:$NETNS||nsenter --net=/run/netns/$NETNS $NOBODY \$P
 hostname|user = nobody;hostname = box.example||unshare --uts sh -c "hostname box.example && exec $NOBODY \$P"
 private-ipc|user = nobody;private-ipc = yes||unshare --ipc $NOBODY \$P
-all|mode = noroot;no-new-privileges = yes;read-only = yes;private-tmp = yes;private-pids = yes;network = none;hostname = all;private-ipc = yes;bind-ro = $T/ro:/mnt;bind = $T/rw:/media|RW=/media BIND_RO=/mnt PROCSYS=1|unshare --mount --pid --fork --mount-proc --net --uts --ipc sh -c "hostname all && ip link set lo up && $R && ro_bind $T/ro /mnt && mount --bind $T/rw /media && ro_all && mount -o remount,bind,rw /media && tmpfs_on /tmp && tmpfs_on /var/tmp && exec $ROOT0 \$P"
+all|mode = noroot;no-new-privileges = yes;read-only = yes;private-tmp = yes;private-pids = yes;network = none;hostname = all;private-ipc = yes;bind-ro = $T/ro:/mnt;bind = $T/rw:/media;bind-ro = $T/p:/srv|RW=/media BIND_RO=/mnt PROCSYS=1|unshare --mount --pid --fork --mount-proc --net --uts --ipc sh -c "hostname all && ip link set lo up && $R && ro_bind $T/ro /mnt && mount --bind $T/rw /media && ro_bind $T/p /srv && ro_all && mount -o remount,bind,rw /media && tmpfs_on /tmp && tmpfs_on /var/tmp && exec $ROOT0 /bin/sh /srv/ctprobe.sh"
 EOF
 }
 
@@ -107,7 +107,12 @@ EOF
 specs > "$T/specs"
 while IFS='|' read -r name keys env ref; do
   {
-    echo "command = /bin/sh $([ "$name" = root-directory ] && echo /p/ctprobe.sh || echo "$PROBE_SH")"
+    # the probe where the service sees it: its own /tmp would hide $T
+    case $name in
+      root-directory) echo "command = /bin/sh /p/ctprobe.sh" ;;
+      private-tmp|all) echo "command = /bin/sh /srv/ctprobe.sh" ;;
+      *) echo "command = /bin/sh $PROBE_SH" ;;
+    esac
     echo "type = oneshot"
     echo "$keys" | tr ';' '\n' | sed 's/^ *//'
     echo "environment = MARK=$MARK"
