@@ -44,6 +44,7 @@ typedef struct client_s {
   char *q;                 /* queued messages: [u32 length][bytes]... */
   size_t qlen, qoff;
   int closing;             /* close once the queue is written */
+  int reprieved;           /* its deadline passed once with a reply queued */
 } client;
 
 static client clients[CLIENTS_MAX];
@@ -174,6 +175,7 @@ static void flush(client *c)
     }
     c->qoff += n + 4;
     c->deadline = now_ms() + CLIENT_IDLE_MS;  /* taking its reply: not idle */
+    c->reprieved = 0;
   }
   c->qlen = c->qoff = 0;
 }
@@ -651,8 +653,18 @@ void control_handle(struct pollfd const *p, size_t n)
     }
   }
   for (i = nclients; i-- > 0;) {
-    if ((clients[i].closing && clients[i].qoff == clients[i].qlen) || clients[i].deadline <= now)
-      drop_client(i);
+    client *c = &clients[i];
+    if (c->deadline <= now && c->qoff < c->qlen && !c->closing) {
+      /* a reply waits: try it, and give a reader one more period before
+       * dropping it (capinit itself may have been the slow one, stopped
+       * or starved, while the client could not read) */
+      flush(c);
+      if (c->deadline <= now && !c->reprieved) {
+        c->reprieved = 1;
+        c->deadline = now + CLIENT_IDLE_MS;
+      }
+    }
+    if ((c->closing && c->qoff == c->qlen) || c->deadline <= now) drop_client(i);
   }
   serve_waiters();
 }

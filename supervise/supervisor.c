@@ -458,7 +458,7 @@ int supervisor_run(void)
   service_settle_all();
 
   for (;;) {
-    size_t n = 0, i, want = 1 + CONTROL_FDS_MAX;
+    size_t n = 0, i, want = 1 + CONTROL_FDS_MAX, first_control;
     uint64_t deadline = 0, now;
     int timeout, r;
 
@@ -491,11 +491,9 @@ int supervisor_run(void)
       if (s->notify_sock >= 0) { p[n].fd = s->notify_sock; p[n].events = POLLIN; kind[n] = FD_NOTIFY; who[n++] = s; }
       if (s->deadline && (!deadline || s->deadline < deadline)) deadline = s->deadline;
     }
-    {
-      size_t first = n;
-      n += control_fds(p + n, cap - n, &deadline);
-      for (i = first; i < n; i++) { kind[i] = FD_CONTROL; who[i] = 0; }
-    }
+    first_control = n;
+    n += control_fds(p + n, cap - n, &deadline);
+    for (i = first_control; i < n; i++) { kind[i] = FD_CONTROL; who[i] = 0; }
 
     now = now_ms();
     timeout = !deadline ? -1 : deadline <= now ? 0 : deadline - now > 86400000u ? 86400000 : (int)(deadline - now);
@@ -506,12 +504,7 @@ int supervisor_run(void)
     }
 
     if (r > 0) {
-      size_t first_control = n;
-      for (i = 0; i < n; i++) {
-        if (kind[i] == FD_CONTROL) {
-          if (i < first_control) first_control = i;
-          continue;
-        }
+      for (i = 0; i < first_control; i++) {
         if (!p[i].revents) continue;
         switch (kind[i]) {
           case FD_SELF: handle_signals(); break;
@@ -520,8 +513,10 @@ int supervisor_run(void)
           case FD_NOTIFY: if (who[i]->notify_sock == p[i].fd) notify_read(who[i]); break;
         }
       }
-      if (first_control < n) control_handle(p + first_control, n - first_control);
     }
+    /* also on a timeout (no revents): a client's deadline is one of the
+     * timers, and one left unhandled would make every poll return at once */
+    if (r >= 0) control_handle(p + first_control, n - first_control);
 
     now = now_ms();
     for (i = 0; i < sv.n; i++)

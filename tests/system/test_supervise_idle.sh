@@ -47,6 +47,24 @@ after2=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' /proc/"$pid"/status
 [ "$after2" -gt "$after" ]
 t_ok $? "control: a service's death wakes it ($after -> $after2)"
 
+# an idle control client: dropped after its 10 s, and then capinit sleeps
+# again (its expired deadline once made every poll return at once: a spin)
+PY=/usr/bin/python3
+"$PY" -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+s.settimeout(60)
+t0 = time.monotonic()
+print("eof" if s.recv(64) == b"" else "data", int(time.monotonic() - t0 >= 9.5))
+' "$T/run/control" > "$T/idle.out"
+t_eq "$(cat "$T/idle.out")" "eof 1" "an idle client is dropped after 10 s, not before"
+cpu() { awk '{ print $14 + $15 }' /proc/"$pid"/stat; }
+c0=$(cpu) v0=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' /proc/"$pid"/status)
+sleep 3
+c1=$(cpu) v1=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' /proc/"$pid"/status)
+t_eq "$((c1 - c0)) $((v1 - v0))" "0 0" "after the drop: no CPU time and no wake-up in 3 s (clock ticks $c0 -> $c1)"
+
 sv_stop
 t_eq "$sv_rc" 0 "stops cleanly"
 t_done
