@@ -10,13 +10,13 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
 #include "control.h"
+#include "sysnum.h"
 
 int control_launcher(cred_state *c)
 {

@@ -13,13 +13,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
 
 #include "../conf/names.h"
 #include "privilege.h"
+#include "sysnum.h"
 
 char const *const priv_stage_names[STAGE_COUNT] = {
   "session", "signals", "directory", "umask", "rlimits", "keepcaps",
