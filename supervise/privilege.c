@@ -118,8 +118,7 @@ uint64_t priv_signals_to_reset = UINT64_MAX;
  * resets caught signals itself and keeps ignored ones. */
 static int reset_signals(void)
 {
-  struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; }
-    dfl = { SIG_DFL, 0, 0, 0 };
+  struct k_sigaction dfl = { SIG_DFL, 0, 0, { 0, 0 } };
   uint64_t none = 0;
   int sig;
   for (sig = 1; sig < 65; sig++) {

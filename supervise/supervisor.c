@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +23,7 @@
 #include "notify.h"
 #include "privilege.h"
 #include "supervisor.h"
+#include "sysnum.h"
 
 supervisor sv;
 
@@ -371,7 +371,7 @@ static void report_ready(void)
  * reset.  capinit catches none (signalfd). */
 static uint64_t non_default_signals(void)
 {
-  struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; } sa;
+  struct k_sigaction sa;
   uint64_t m = 0;
   int sig;
   for (sig = 1; sig < 65; sig++) {

@@ -1,5 +1,5 @@
-/* supervise/sysnum.h -- system call numbers for raw syscall(2), after
- * <sys/syscall.h>.
+/* supervise/sysnum.h -- what raw syscall(2) calls need beyond
+ * <sys/syscall.h>: the right numbers, the kernel's structures.
  *
  * On 32-bit ARM (and i386) the plain names SYS_setresuid, SYS_setgroups,
  * SYS_getgroups... are the old calls with 16-bit uid_t and gid_t, kept for
@@ -44,5 +44,18 @@
 #undef SYS_setfsgid
 #define SYS_setfsgid SYS_setfsgid32
 #endif
+
+/* The kernel's struct sigaction for rt_sigaction, on every architecture
+ * capinit builds for (they all have sa_restorer).  Its mask is two 32-bit
+ * words: a uint64_t would be 8-aligned on 32-bit ARM and land 4 bytes
+ * after where the kernel reads and writes it. */
+struct k_sigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)(void);
+  unsigned mask[2];
+};
+_Static_assert(sizeof(struct k_sigaction) == 2 * sizeof(void *) + sizeof(long) + 8,
+               "struct k_sigaction: no padding, as the kernel's");
 
 #endif
