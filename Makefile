@@ -291,7 +291,7 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 
 ifeq ($(DEPS_ARCH),)
 check: all $(UNIT_BINS) $(TEST_BINS) $(BUSYBOX) $(FUZZ_BINS) $(CHECK_STAMP) cross-inputs
-	@sh tests/run $(B)
+	@CROSS_CHECK="$(CROSS_CHECK)" sh tests/run $(B)
 else
 check: check-inputs
 	@sh tests/run $(B)
