@@ -104,7 +104,7 @@ krel=${kdir##*/}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 W=$(mktemp -d "$OUT/.work.XXXXXX")
-trap : EXIT
+trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
 R=$W/root
 refused=0
