@@ -93,8 +93,10 @@ relay() { # FILE COMMAND...
 "
     return
   fi
+  ts=$(date +%s)
   "$@" > "$T/out" 2>&1
   rc=$?
+  echo "$(( $(date +%s) - ts )) $f" >> "$T/times"
   plan=0
   bad=0
   skipbad=0
@@ -142,6 +144,7 @@ undefined=$(awk -F' [|] ' '!/^[#@]/ && NF >= 3 { print $3 }' "$skipfile" | sort 
 t_eq "$undefined" "" "every reason the skip table names is defined (@KEY = REASON)"
 
 echo "# summary: $arch under qemu-user ($(qemu-$qemu-static --version | head -n 1 | sed 's/ *Copyright.*//')): $((t_n - nskip)) tests, $nskip skipped, $(( $(date +%s) - t0 )) s"
+echo "# summary: the slowest: $(sort -rn "$T/times" | head -n 4 | awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $2, $1 }')"
 printf '%s' "$skipped" | sed 's/^/# summary: skipped: /'
 printf '%s' "$skipped" | sed -n 's/.*\[\(@[a-z-]*\)\]$/\1/p' | sort -u | while read -r k; do
   echo "# summary: $k: $(reason "$k")"

@@ -34,6 +34,10 @@ specs=${TMPDIR:-/tmp}/wide-ids.$$
 . tests/supervise_lib.sh
 sv_init
 mv "$specs" "$T/specs"
+# the ids below must reach the probe: a copy outside the checkout, which
+# may be in a 0700 directory
+cp "$PROBE" "$T/probe"
+PROBE=$T/probe
 
 fields() { # JSON on stdin -> "key value" lines of the id fields
   sed -n 's/^ *"\(uid\|euid\|suid\|gid\|egid\|sgid\|groups\)": \(.*\)$/\1 \2/p' | sed 's/,$//'
