@@ -49,7 +49,7 @@ ls "$B/debs/$pkg"/boot/vmlinuz-* >/dev/null 2>&1 || {
 # machine), PVH none.  vmlinuz holds it as one xz stream (CONFIG_KERNEL_XZ;
 # gzip for other builds); the result must be an ELF file.  (x86 only: the
 # arm64 vmlinuz is an uncompressed Image already; QEMU's virt machine boots
-# armhf's zImage, whose decompression costs about a second.)
+# armhf's zImage, which decompresses itself.)
 boot=$B/debs/$pkg/boot
 vmlinuz=$(echo "$boot"/vmlinuz-*)
 vmlinux=$boot/vmlinux-${vmlinuz##*/vmlinuz-}
