@@ -70,12 +70,15 @@ t_eq "$(file -b "$B/bin/capinit" | cut -d, -f2 | sed 's/^ //')" \
 reason() { # @KEY: its text
   awk -v k="$1" 'index($0, k " = ") == 1 { print substr($0, length(k) + 4); exit }' "$skipfile"
 }
-skip_key() { # FILE NAME: prints the @KEY when the table skips it
-  awk -F' [|] ' -v f="$1" '!/^[#@]/ && NF >= 3 && $1 == f { print NR "\t" $2 "\t" $3 }' "$skipfile" |
-    while IFS='	' read -r line pat key; do
-      # shellcheck disable=SC2254
-      case $2 in $pat) echo "$line" >> "$T/matched"; echo "$key"; break ;; esac
-    done
+entries_of() { # FILE: its entries of the table into $T/entries (line, glob, key)
+  awk -F' [|] ' -v f="$1" '!/^[#@]/ && NF >= 3 && $1 == f { print NR "\t" $2 "\t" $3 }' "$skipfile" > "$T/entries"
+}
+skip_key() { # NAME: sets key to the @KEY of the first entry whose glob matches, or empty
+  key=
+  while IFS='	' read -r line pat k; do
+    # shellcheck disable=SC2254
+    case $1 in $pat) echo "$line" >> "$T/matched"; key=$k; break ;; esac
+  done < "$T/entries"
 }
 : > "$T/matched"
 nskip=0
@@ -84,7 +87,8 @@ skipped=
 relay() { # FILE COMMAND...
   f=$1
   shift
-  key=$(skip_key "$f" "*")
+  entries_of "$f"
+  skip_key "*"
   if [ -n "$key" ]; then
     t_n=$((t_n + 1))
     echo "ok $t_n - $f # SKIP $(reason "$key")"
@@ -106,7 +110,7 @@ relay() { # FILE COMMAND...
         st=ok; [ "${l#not }" = "$l" ] || st="not ok"
         name=${l#"$st" }
         name=${name#* - }
-        key=$(skip_key "$f" "$name")
+        skip_key "$name"
         t_n=$((t_n + 1))
         if [ -n "$key" ]; then
           echo "ok $t_n - $f: $name # SKIP $(reason "$key")"
@@ -119,7 +123,8 @@ relay() { # FILE COMMAND...
           [ "$st" = ok ] || { bad=$((bad + 1)); t_failed=$((t_failed + 1)); }
         fi ;;
       1..*) plan=1 ;;
-      *) echo "# $l" | sed 's/^# #/#/' ;;
+      "#"*) echo "$l" ;;
+      *) echo "# $l" ;;
     esac
   done < "$T/out"
   if [ $plan = 0 ]; then t_ok 1 "$f: printed its whole plan (exit $rc; crashed?)"
