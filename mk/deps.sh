@@ -7,6 +7,11 @@
 # check-asan: clang and the glibc libcap and skalibs), bench (the peers
 # and tools of make bench: s6, runit, execline, gnuplot), image (make
 # image, demo, boot: QEMU, the cpio, ext4 and squashfs tools, setcap).
+# For another architecture (make ARCH=arm64 or armhf): cross-ARCH (Debian's
+# cross compiler, musl and kernel headers for ARCH), user-ARCH (qemu-user,
+# which runs ARCH's programs here: the image builder, the tests), image-ARCH
+# (qemu-system for ARCH).  A PACKAGE:ARCH needs ARCH enabled in dpkg
+# (dpkg --add-architecture, then apt-get update): done here, as root.
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
@@ -15,6 +20,15 @@ pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux gnuplot-nox"
 pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux mount"
+
+# Debian's GNU triplet of each architecture a cross build knows
+triplet() {
+  case $1 in
+    arm64) echo aarch64-linux-gnu ;;
+    armhf) echo arm-linux-gnueabihf ;;
+    *) echo "mk/deps.sh: fatal: no cross build for architecture $1 (arm64, armhf)" >&2; exit 100 ;;
+  esac
+}
 
 want=
 for group in "$@"; do
@@ -25,6 +39,12 @@ for group in "$@"; do
     san) want="$want $pkgs_san" ;;
     bench) want="$want $pkgs_bench" ;;
     image) want="$want $pkgs_image" ;;
+    cross-*)
+      a=${group#cross-}
+      t=$(triplet "$a")
+      want="$want gcc-$t binutils-$t linux-libc-dev-$a-cross musl-dev:$a dpkg-dev xz-utils make file" ;;
+    user-*) triplet "${group#user-}" >/dev/null; want="$want qemu-user-static" ;;
+    image-*) triplet "${group#image-}" >/dev/null; want="$want $pkgs_image qemu-system-arm qemu-user-static" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
 done
@@ -39,14 +59,32 @@ for p in $want; do
 done
 [ -z "$missing" ] && exit 0
 
+# a PACKAGE:ARCH of an architecture dpkg does not have enabled yet
+foreign=
+for p in $missing; do
+  case $p in *:*) a=${p#*:} ;; *) continue ;; esac
+  [ "$a" != "$(dpkg --print-architecture)" ] || continue
+  dpkg --print-foreign-architectures | grep -qx "$a" && continue
+  case " $foreign " in *" $a "*) ;; *) foreign="$foreign $a" ;; esac
+done
+
 if [ "$(id -u)" != 0 ]; then
   echo "capinit: fatal: missing Debian packages; run as root:" >&2
+  for a in $foreign; do echo "  dpkg --add-architecture $a" >&2; done
+  [ -z "$foreign" ] || echo "  apt-get update" >&2
   echo "  apt-get install -y$missing" >&2
   exit 1
 fi
 
 echo "capinit: installing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$foreign" ]; then
+  for a in $foreign; do
+    echo "capinit: enabling the architecture $a in dpkg (dpkg --add-architecture $a)"
+    dpkg --add-architecture "$a"
+  done
+  apt-get update -q >/dev/null
+fi
 # An empty or stale package list makes install fail; refresh once and retry.
 apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
   apt-get update -q >/dev/null

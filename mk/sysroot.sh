@@ -1,8 +1,13 @@
 #!/bin/sh
-# mk/sysroot.sh BUILDDIR -- build libcap and skalibs for musl into
-# BUILDDIR/sysroot, from Debian's own source packages (with Debian's patches
-# applied by dpkg-source).  Debian's libcap.a and libskarnet.a are glibc
-# builds and do not link with musl-gcc.
+# mk/sysroot.sh BUILDDIR [CC CROSS_COMPILE KERNEL_INCLUDE] -- build libcap
+# and skalibs for musl into BUILDDIR/sysroot, from Debian's own source
+# packages (with Debian's patches applied by dpkg-source).  Debian's
+# libcap.a and libskarnet.a are glibc builds and do not link with musl-gcc.
+#
+# Natively CC is musl-gcc.  A cross build (make ARCH=...) gives its CC (the
+# cross compiler with musl's specs), CROSS_COMPILE (the prefix of its
+# binutils, aarch64-linux-gnu-) and KERNEL_INCLUDE, the target's kernel
+# headers (linux/, asm/, asm-generic/; musl has none of its own).
 #
 # apt-get runs with a private state directory under BUILDDIR/apt, whose
 # deb-src entries are derived from the machine's deb entries: the system's
@@ -10,6 +15,9 @@
 set -eu
 
 build=$(cd "$1" && pwd)
+cc=${2:-musl-gcc}
+cross=${3:-}
+kinclude=${4:-/usr/include}
 sysroot=$build/sysroot
 apt=$build/apt
 src=$build/src
@@ -68,20 +76,29 @@ fetch() {
 fetch libcap2
 fetch skalibs
 
-# musl has no kernel headers of its own.
-cp -r /usr/include/linux /usr/include/asm-generic "$sysroot/include/"
-cp -r /usr/include/x86_64-linux-gnu/asm "$sysroot/include/asm"
+# musl has no kernel headers: the target's, asm/ from the multiarch
+# directory where it is not beside linux/ (natively on Debian)
+asm=$kinclude/asm
+[ -d "$asm" ] || asm=$kinclude/$(gcc -dumpmachine)/asm
+for d in "$kinclude/linux" "$kinclude/asm-generic" "$asm"; do
+  [ -d "$d" ] || die "no kernel headers in $d"
+done
+cp -r "$kinclude/linux" "$kinclude/asm-generic" "$sysroot/include/"
+cp -r "$asm" "$sysroot/include/asm"
 
-CC="musl-gcc -I$sysroot/include"
+CC="$cc -I$sysroot/include"
+# skalibs: a cross build names its target (it cannot run its tests there)
+target=
+[ -z "$cross" ] || target=--target=${cross%-}
 
 libcap=$(find "$src" -maxdepth 1 -type d -name 'libcap2-*' | head -n 1)
-make -C "$libcap/libcap" -j"$jobs" CC="$CC" BUILD_CC=gcc SHARED=no \
+make -C "$libcap/libcap" -j"$jobs" CC="$CC" BUILD_CC=gcc CROSS_COMPILE="$cross" SHARED=no \
   prefix="$sysroot" lib=lib install-static >"$build/libcap.log" 2>&1 || {
   tail -n 30 "$build/libcap.log" >&2; die "libcap build failed (see $build/libcap.log)"; }
 
 skalibs=$(find "$src" -maxdepth 1 -type d -name 'skalibs-*' | head -n 1)
 (cd "$skalibs" &&
-  CC="$CC" ./configure --prefix="$sysroot" --disable-shared --enable-static \
+  CC="$CC" ./configure $target --prefix="$sysroot" --disable-shared --enable-static \
     --libdir="$sysroot/lib" --includedir="$sysroot/include" \
     --with-sysdep-devurandom=yes &&
   make -j"$jobs" && make install) >"$build/skalibs.log" 2>&1 || {

@@ -9,6 +9,11 @@
 # busybox-static, capinit, capctl, capexec and pinger (rootfs/pinger.c),
 # all from BUILDDIR, with the kernel modules that /etc/capinit/modules
 # names taken from Debian's kernel package unpacked in BUILDDIR/debs.
+# An image for another architecture (BUILDDIR/arch: make ARCH=arm64 or
+# armhf image) gets rootfs/arch/arm/root/ over skel/ and the stage-1
+# module lists of rootfs/arch/arm/stage1/ (virtio is built into those
+# kernels), and the image's programs that run here (busybox --list,
+# capctl check and explain) run under qemu-user.
 # Each OVERLAY directory is copied over the tree (the demo adds its
 # runner this way); -m ships one more module without loading it.  -n
 # only checks: the tree is made and every check below runs, nothing is
@@ -66,6 +71,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || die "needs root (file ownership, setcap, chroot): run as root"
 
 BUSYBOX=$B/debs/busybox-static/bin/busybox
+arch=$(cat "$B/arch" 2>/dev/null || dpkg --print-architecture)
+# the image's own programs, run here: natively, or by qemu-user
+emu=
+archdir=
+case $arch in
+  arm64) emu=qemu-aarch64-static archdir=$here/arch/arm ;;
+  armhf) emu=qemu-arm-static archdir=$here/arch/arm ;;
+esac
+if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+  emu=
+elif [ -n "$emu" ]; then
+  command -v "$emu" >/dev/null || die "$emu is missing (make ARCH=$arch image installs qemu-user-static)"
+else
+  die "no image for the architecture $arch (arm64, armhf, or this machine's)"
+fi
 for f in "$BUSYBOX" "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec" "$B/rootfs/pinger"; do
   [ -x "$f" ] || die "$f is missing (make image builds it)"
 done
@@ -101,7 +121,7 @@ chmod 700 "$R/root"
 # the logs are on /run (capinit.conf): the root is read-only at run time
 ln -s ../run/log "$R/var/log"
 cp "$BUSYBOX" "$R/bin/busybox"
-for a in $("$BUSYBOX" --list); do
+for a in $($emu "$BUSYBOX" --list); do
   case $a in
     busybox|init|linuxrc) ;;  # capinit is the init
     *) ln -s busybox "$R/bin/$a" ;;
@@ -131,6 +151,7 @@ copy_tree() { # SRC
   done
 }
 copy_tree "$here/skel"
+[ -z "$archdir" ] || copy_tree "$archdir/root"
 for o in $overlays; do copy_tree "$o"; done
 
 # root-free: no set-id file; nothing anyone may write.  Checked before
@@ -188,10 +209,12 @@ done
 
 # ---------------------------------------------------------------- checks
 check_modes
-[ "$format" = cpio ] || check_order "$here/stage1/modules-$format" "rootfs/stage1/modules-$format"
+stage1_modules=$here/stage1/modules-$format
+[ -z "$archdir" ] || [ ! -f "$archdir/stage1/modules-$format" ] || stage1_modules=$archdir/stage1/modules-$format
+[ "$format" = cpio ] || check_order "$stage1_modules" "rootfs/${stage1_modules#"$here/"}"
 
 # the services: valid as capinit will load them, users from the image
-if ! check_out=$("$B/bin/capctl" check -R "$R" -c "$R/etc/capinit" 2>&1); then
+if ! check_out=$($emu "$B/bin/capctl" check -R "$R" -c "$R/etc/capinit" 2>&1); then
   echo "$check_out" | sed "s|$R||g" >&2
   refuse "capctl check rejects the configuration"
 elif [ -n "$check_out" ]; then
@@ -240,11 +263,19 @@ fi
 # ---------------------------------------------------------------- report
 services=$(cd "$R/etc/capinit/services" && ls *.svc 2>/dev/null | sed 's/\.svc$//')
 # explain reads users from /etc/passwd and the command from its path:
-# run it inside the tree, with a /proc of its own; the tree a mount of
-# its own, so that explain can mount a container's binds to look through
+# run it inside the tree, with a /proc of its own, the tree a mount of its
+# own (so that explain can mount a container's binds to look through), and
+# for another architecture with qemu-user, copied to a tmpfs on the
+# tree's /tmp that only this mount namespace sees
+# shellcheck disable=SC2016
 in_image() {
-  unshare --mount --propagation private sh -c \
-    'mount --bind "$1" "$1" && mount -t proc proc "$1/proc" && shift && exec chroot "$@"' sh "$R" "$R" "$@"
+  unshare --mount --propagation private sh -c '
+    r=$1 emu=$2
+    shift 2
+    mount --bind "$r" "$r" && mount -t proc proc "$r/proc" || exit 111
+    [ -n "$emu" ] || exec chroot "$r" "$@"
+    mount -t tmpfs -o mode=0755 emu "$r/tmp" && cp "$(command -v "$emu")" "$r/tmp/emu" || exit 111
+    exec chroot "$r" /tmp/emu "$@"' sh "$R" "$emu" "$@"
 }
 in_image /sbin/capctl explain $services > "$W/explain.txt" 2>"$W/explain.err" ||
   { cat "$W/explain.err" >&2; die "capctl explain failed in the image"; }
@@ -285,7 +316,7 @@ case $format in
     for a in sh mount umount insmod sed cat sleep uname switch_root; do ln -s busybox "$S/bin/$a"; done
     cp "$here/stage1/init" "$S/init"
     chmod 755 "$S/init"
-    cp "$here/stage1/modules-$format" "$S/etc/capinit/modules"
+    cp "$stage1_modules" "$S/etc/capinit/modules"
     mknod -m 600 "$S/dev/console" c 5 1
     for m in $(sed -e 's/#.*//' "$S/etc/capinit/modules"); do
       ko=$(ko_of "$m")
@@ -307,6 +338,7 @@ echo "$format" > "$OUT/format"
 {
   echo "capinit appliance: $format image, built $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "overlays:${overlays:- none}"
+  echo "architecture: $arch${emu:+ (its programs ran here under $emu)}"
   echo "kernel: $pkg ($krel)"
   echo
   echo "== sizes"
@@ -357,7 +389,7 @@ echo "$format" > "$OUT/format"
   echo "== kernel modules"
   echo "  loaded by capinit (/etc/capinit/modules):$(sed -e 's/#.*//' "$modules_file" 2>/dev/null | tr '\n' ' ' | tr -s ' ' | sed 's/^\([^ ]\)/ \1/')"
   [ -z "$extra_modules" ] || echo "  shipped, not loaded:$extra_modules"
-  [ "$format" = cpio ] || echo "  stage 1 ($format):$(sed -e 's/#.*//' "$here/stage1/modules-$format" | tr '\n' ' ' | tr -s ' ' | sed 's/^\([^ ]\)/ \1/')"
+  [ "$format" = cpio ] || echo "  stage 1 ($format):$(sed -e 's/#.*//' "$stage1_modules" | tr '\n' ' ' | tr -s ' ' | sed 's/^\([^ ]\)/ \1/')"
   echo
   echo "== checks"
   echo "  no set-user-ID or set-group-ID file; nothing world-writable but sticky directories:"

@@ -2,7 +2,8 @@
 # rootfs/qemu.sh boot|run BUILDDIR IMAGEDIR [OUTDIR] -- boot an appliance
 # image built by rootfs/build.sh (IMAGEDIR/format says which) with
 # Debian's stock kernel unpacked in BUILDDIR/debs (tests/qemu/kernel.sh),
-# in QEMU with TCG (KVM does not work on these machines), 256 MB, and a
+# in QEMU with TCG (KVM does not work on these machines): a PC, or for
+# arm64 and armhf the virt machine (rootfs/qemu_common.sh), 256 MB, and a
 # virtio network card (without its iPXE boot ROM: nothing boots from the
 # network) on QEMU's user network (the guest is 10.0.2.15, its gateway
 # 10.0.2.2).
@@ -20,9 +21,10 @@
 #   mon:stdio: Ctrl-A X quits, Ctrl-A C is QEMU's monitor), and
 #   127.0.0.1:${HOST_PORT:-8080} on this machine is the guest's port 80.
 # run: no terminal.  The console goes to OUTDIR/console.log (console.txt
-#   without carriage returns), the second serial port (/dev/ttyS1 in the
-#   guest) to OUTDIR/results.txt; QEMU is killed after RUN_TIMEOUT seconds
-#   (60).  OUTDIR defaults to IMAGEDIR/run.  Prints one line:
+#   without carriage returns), the results port (/dev/ttyS1 in the guest;
+#   /dev/ttyS0 on arm) to OUTDIR/results.txt; QEMU is killed after
+#   RUN_TIMEOUT seconds (60).  OUTDIR defaults to IMAGEDIR/run.  Prints
+#   one line:
 #     run: end=exit|timeout qemu_rc=N wall_ms=N kernel=FILE
 #   and exits 0 when QEMU exited by itself, 1 on a timeout, 111 when it
 #   could not start.
@@ -37,7 +39,7 @@ die() { echo "rootfs/qemu.sh: fatal: $*" >&2; exit 111; }
 . "$(dirname "$0")/qemu_common.sh"
 qemu_kernel "$B" 2>/dev/null || die "$(qemu_kernel "$B" 2>&1)"
 format=$(cat "$img/format" 2>/dev/null) || die "no image in $img (make image)"
-append="console=ttyS0 quiet panic=-1 no_timer_check"
+append="console=$qemu_console quiet panic=-1 $qemu_cmdline"
 case $format in
   cpio)
     set -- -initrd "$img/initramfs.cpio.gz" ;;
@@ -51,7 +53,7 @@ if [ -n "${DATA_DISK:-}" ]; then
   [ -f "$DATA_DISK" ] || die "no disk image $DATA_DISK (DATA_DISK)"
   set -- "$@" -drive "file=$DATA_DISK,format=raw,if=virtio"
 fi
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make image installs it)"
+command -v $qemu_system >/dev/null || die "$qemu_system is missing (make image installs it)"
 
 case $mode in
   boot)
@@ -61,7 +63,8 @@ case $mode in
     echo "  http://127.0.0.1:$port/ on this machine is the guest's port 80 (httpd)."
     echo "  Leave QEMU with Ctrl-A X (Ctrl-A C: QEMU's monitor); or type poweroff."
     echo
-    exec qemu-system-x86_64 -accel tcg -m 256 -nodefaults -no-user-config -nographic \
+    # shellcheck disable=SC2086
+    exec $qemu_system -accel tcg $qemu_machine -m 256 -nodefaults -no-user-config -nographic \
       -no-reboot -serial mon:stdio \
       -netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$port-:80" -device virtio-net-pci,netdev=net0,romfile= \
       -kernel "$kernel" "$@" -append "$append"

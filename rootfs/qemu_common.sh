@@ -7,7 +7,35 @@
 # (vmlinux), when kernel.sh made it, boots through PVH without the
 # bzImage's slow decompression under TCG; BOOT_KERNEL=vmlinuz boots the
 # bzImage itself.  Returns 1 with a message when there is no kernel.
+#
+# It also sets the machine for the build's architecture (BUILDDIR/arch,
+# else this machine's): qemu_system (the QEMU program), qemu_machine (its
+# machine and CPU), qemu_console (the kernel's console= device) and
+# qemu_results (how the guest's results port is made: serial or
+# pci-serial).  x86: a PC, the console on the first serial port (ttyS0),
+# the results on the second (/dev/ttyS1).  arm64, armhf: QEMU's virt
+# machine (a Cortex-A57; a Cortex-A15, without the PCIe window above 4
+# GiB that a 32-bit kernel cannot reach), whose one UART is the console
+# (ttyAMA0); the results go to a PCI serial port, which the guest sees as
+# its first 8250 port (/dev/ttyS0).  The network card is virtio-net-pci
+# on all of them.  qemu_cmdline: what the kernel's command line needs on
+# this machine (x86: no_timer_check, since TCG under load can miss the
+# early IO-APIC timer check and panic; a word the kernel does not know
+# would be passed on to capinit as an argument).
 qemu_kernel() {
+  qk_arch=$(cat "$1/arch" 2>/dev/null || dpkg --print-architecture)
+  case $qk_arch in
+    amd64)
+      qemu_system=qemu-system-x86_64 qemu_machine= qemu_console=ttyS0
+      qemu_results=serial qemu_cmdline=no_timer_check ;;
+    arm64)
+      qemu_system=qemu-system-aarch64 qemu_machine='-M virt -cpu cortex-a57' qemu_console=ttyAMA0
+      qemu_results=pci-serial qemu_cmdline= ;;
+    armhf)
+      qemu_system=qemu-system-arm qemu_machine='-M virt,highmem=off -cpu cortex-a15' qemu_console=ttyAMA0
+      qemu_results=pci-serial qemu_cmdline= ;;
+    *) echo "no QEMU machine for the architecture $qk_arch" >&2; return 1 ;;
+  esac
   qk_pkg=$(cat "$1/debs/linux-image.name" 2>/dev/null) || {
     echo "no kernel: run sh tests/qemu/kernel.sh $1" >&2
     return 1
@@ -18,9 +46,10 @@ qemu_kernel() {
   if [ "${BOOT_KERNEL:-vmlinux}" = vmlinux ] && [ -s "$qk_vmlinux" ]; then kernel=$qk_vmlinux; fi
 }
 
-# qemu_watch OUTDIR LIMIT HALT QEMU-ARGS...: run QEMU with no display, 256
-# MB, no reboot, the guest's console in OUTDIR/console.log and its second
-# serial port (/dev/ttyS1) in OUTDIR/results.txt, plus QEMU-ARGS (kernel,
+# qemu_watch OUTDIR LIMIT HALT QEMU-ARGS...: run QEMU (qemu_kernel's
+# machine) with no display, 256 MB, no reboot, the guest's console in
+# OUTDIR/console.log and its results port (/dev/ttyS1 on x86) in
+# OUTDIR/results.txt, plus QEMU-ARGS (kernel,
 # initrd, network, command line).  QEMU is killed after LIMIT seconds
 # (end=timeout) and, when HALT is 1, once the console shows the kernel's
 # "System halted" (end=halted: a halted guest leaves QEMU running).  With
@@ -36,8 +65,14 @@ qemu_watch() {
   rm -f "$qw_out/console.log" "$qw_out/console.txt" "$qw_out/results.txt" "$qw_out/qemu.err"
   : > "$qw_out/console.log"
   qw_t0=$(date +%s%3N)
-  qemu-system-x86_64 -accel tcg -m 256 -nodefaults -no-user-config -display none -no-reboot \
-    -serial "file:$qw_out/console.log" -serial "file:$qw_out/results.txt" "$@" 2>"$qw_out/qemu.err" &
+  case $qemu_results in
+    serial) set -- -serial "file:$qw_out/results.txt" "$@" ;;
+    pci-serial) set -- -chardev "file,id=results,path=$qw_out/results.txt" -device pci-serial,chardev=results "$@" ;;
+  esac
+  # (qemu_machine: words without blanks, split on purpose)
+  # shellcheck disable=SC2086
+  $qemu_system -accel tcg $qemu_machine -m 256 -nodefaults -no-user-config -display none -no-reboot \
+    -serial "file:$qw_out/console.log" "$@" 2>"$qw_out/qemu.err" &
   qw_pid=$!
   trap 'kill -KILL "$qw_pid" 2>/dev/null' EXIT
   trap 'exit 130' INT TERM

@@ -12,7 +12,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 #include <linux/capability.h>
 
 #include "control.h"
+#include "sysnum.h"
 
 int control_launcher(cred_state *c)
 {

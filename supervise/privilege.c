@@ -13,13 +13,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
 
 #include "../conf/names.h"
 #include "engine.h"
+#include "sysnum.h"
 
 #ifdef PRIV_FAULT
 int priv_fault_stage = -1;
@@ -109,8 +109,7 @@ uint64_t priv_signals_to_reset = UINT64_MAX;
  * resets caught signals itself and keeps ignored ones. */
 int priv_reset_signals(void)
 {
-  struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; }
-    dfl = { SIG_DFL, 0, 0, 0 };
+  struct k_sigaction dfl = { SIG_DFL, 0, 0, { 0, 0 } };
   uint64_t none = 0;
   int sig;
   for (sig = 1; sig < 65; sig++) {

@@ -114,6 +114,15 @@ typedef struct child_s {
 
 static char child_stack[128 * 1024] __attribute__((aligned(16)));
 
+/* dup2 for the child, from dup3: arm64 (like every newer architecture)
+ * has no dup2 system call.  dup3 refuses from == to, where dup2 would
+ * keep close-on-exec: here the descriptor must survive the exec. */
+static int child_dup2(int from, int to)
+{
+  if (from == to) return (int)syscall(SYS_fcntl, to, F_SETFD, 0);
+  return (int)syscall(SYS_dup3, from, to, 0);
+}
+
 /* The descriptors of the service: 0 /dev/null, 1 and 2 its output, and
  * its readiness descriptor.  -1 with c->f set (stage session). */
 static int child_fds(child *c)
@@ -121,9 +130,8 @@ static int child_fds(child *c)
   /* the descriptor limit the services get first: the readiness
    * descriptor's number must fit under it, whatever capinit's is now */
   if (sv.nofile.rlim_max) syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &sv.nofile, 0);
-  if (syscall(SYS_dup2, c->null, 0) < 0 || syscall(SYS_dup2, c->out, 1) < 0 ||
-      syscall(SYS_dup2, c->out, 2) < 0 ||
-      (c->ready_fd >= 0 && syscall(SYS_dup2, c->ready_fd, c->spec->ready_fd) < 0)) {
+  if (child_dup2(c->null, 0) < 0 || child_dup2(c->out, 1) < 0 || child_dup2(c->out, 2) < 0 ||
+      (c->ready_fd >= 0 && child_dup2(c->ready_fd, c->spec->ready_fd) < 0)) {
     c->f.stage = STAGE_SESSION;
     c->f.err = errno;
     c->f.arg = PRIV_ARG_STDIO;

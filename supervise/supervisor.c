@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +23,7 @@
 #include "notify.h"
 #include "privilege.h"
 #include "supervisor.h"
+#include "sysnum.h"
 
 supervisor sv;
 
@@ -403,7 +403,7 @@ static int signals_trap(void)
    * ignores INT and QUIT); then the child has only SIGPIPE to reset.  A
    * zeroed kernel sigaction is SIG_DFL on every architecture. */
   for (sig = 1; sig < 65; sig++) {
-    struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; } dfl;
+    struct k_sigaction dfl;
     if (!(word[(sig - 1) / bits] & (1UL << ((sig - 1) % bits)))) continue;
     memset(&dfl, 0, sizeof dfl);
     if (syscall(SYS_rt_sigaction, sig, &dfl, 0, 8) < 0) return -1;
@@ -417,7 +417,7 @@ static int signals_trap(void)
  * reset.  capinit catches none (signalfd). */
 static uint64_t non_default_signals(void)
 {
-  struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; } sa;
+  struct k_sigaction sa;
   uint64_t m = 0;
   int sig;
   for (sig = 1; sig < 65; sig++) {

@@ -19,9 +19,10 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
+
+#include "../supervise/sysnum.h"
 
 static int mismatches;
 
@@ -56,6 +57,17 @@ static int status_field(char const *status, char const *key, char *out, size_t l
     if (p) p++;
   }
   return -1;
+}
+
+/* The filesystem uid or gid: setfsuid(-1) changes nothing and returns it.
+ * It never fails, but on 32-bit systems syscall() takes a return of -4095
+ * to -1 (the ids from 4294963201 up) for an error: undo that. */
+static unsigned fs_id(long nr)
+{
+  long v;
+  errno = 0;
+  v = syscall(nr, -1);
+  return (unsigned)(v == -1 && errno ? -errno : v);
 }
 
 static int cmp_u32(void const *a, void const *b)
@@ -120,8 +132,8 @@ int main(int argc, char **argv)
     if (status_field(status, key, proc, sizeof proc) < 0) mismatch(key, sys, "(absent)"); \
     else if (strcmp(sys, proc)) mismatch(key, sys, proc); \
   } while (0)
-  CHECK("Uid", "%u %u %u %u", r, e, s, (unsigned)syscall(SYS_setfsuid, -1));
-  CHECK("Gid", "%u %u %u %u", gr, ge, gs, (unsigned)syscall(SYS_setfsgid, -1));
+  CHECK("Uid", "%u %u %u %u", r, e, s, fs_id(SYS_setfsuid));
+  CHECK("Gid", "%u %u %u %u", gr, ge, gs, fs_id(SYS_setfsgid));
   w = 0;
   sys[0] = 0;
   for (i = 0; i < ng && w < sizeof sys - 16; i++)

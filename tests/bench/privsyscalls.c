@@ -26,11 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
+
+#include "../supervise/sysnum.h"
 
 #define CAP_NBS 10  /* cap_net_bind_service */
 #define NOBODY 65534

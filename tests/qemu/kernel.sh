@@ -3,15 +3,26 @@
 # unpacked under BUILDDIR/debs (never installed on the host), and write
 # the name of its package to BUILDDIR/debs/linux-image.name.
 #
-# The package is the one Debian's metapackage linux-image-amd64 depends on
-# ("Depends: linux-image-6.1.0-NN-amd64"), unpacked with mk/extract-deb.sh.
+# The package is the one Debian's metapackage for the build's architecture
+# (BUILDDIR/arch, else this machine's) depends on: linux-image-amd64
+# ("Depends: linux-image-6.1.0-NN-amd64"), linux-image-arm64, or
+# linux-image-armmp for armhf (the multiplatform kernel QEMU's virt machine
+# boots); unpacked with mk/extract-deb.sh.
 set -eu
 B=$1
 mkdir -p "$B/debs"
+host=$(dpkg --print-architecture)
+arch=$(cat "$B/arch" 2>/dev/null || echo "$host")
+case $arch in
+  armhf) flavour=armmp ;;
+  *) flavour=$arch ;;
+esac
+qual=
+[ "$arch" = "$host" ] || qual=:$arch
 
 resolve() {
-  apt-cache depends linux-image-amd64 2>/dev/null |
-    sed -n 's/^ *Depends: *\(linux-image-[^ ]*-amd64\)$/\1/p' | head -n 1
+  apt-cache depends "linux-image-$flavour$qual" 2>/dev/null |
+    sed -n "s/^ *Depends: *\(linux-image-[^ :]*-$flavour\)\(:$arch\)*\$/\1/p" | head -n 1
 }
 
 pkg=$(resolve)
@@ -21,12 +32,12 @@ if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
   pkg=$(resolve)
 fi
 if [ -z "$pkg" ]; then
-  echo "tests/qemu/kernel.sh: fatal: apt-cache depends linux-image-amd64 names no kernel package (as root: apt-get update)" >&2
+  echo "tests/qemu/kernel.sh: fatal: apt-cache depends linux-image-$flavour$qual names no kernel package (as root: apt-get update)" >&2
   exit 111
 fi
 
 if ! ls "$B/debs/$pkg"/boot/vmlinuz-* >/dev/null 2>&1; then
-  sh mk/extract-deb.sh "$B" "$pkg"
+  sh mk/extract-deb.sh "$B" "$pkg$qual"
 fi
 ls "$B/debs/$pkg"/boot/vmlinuz-* >/dev/null 2>&1 || {
   echo "tests/qemu/kernel.sh: fatal: $B/debs/$pkg has no boot/vmlinuz-*" >&2
@@ -36,11 +47,13 @@ ls "$B/debs/$pkg"/boot/vmlinuz-* >/dev/null 2>&1 || {
 # The same kernel uncompressed, for QEMU's PVH entry: under TCG the
 # bzImage's own decompressor takes 5 to 10 s of every boot (more on a busy
 # machine), PVH none.  vmlinuz holds it as one xz stream (CONFIG_KERNEL_XZ;
-# gzip for other builds); the result must be an ELF file.
+# gzip for other builds); the result must be an ELF file.  (x86 only: the
+# arm64 vmlinuz is an uncompressed Image already; QEMU's virt machine boots
+# armhf's zImage, which decompresses itself.)
 boot=$B/debs/$pkg/boot
 vmlinuz=$(echo "$boot"/vmlinuz-*)
 vmlinux=$boot/vmlinux-${vmlinuz##*/vmlinuz-}
-if [ ! -s "$vmlinux" ]; then
+if [ "$arch" = amd64 ] && [ ! -s "$vmlinux" ]; then
   for try in "$(printf '\3757zXZ')|xz -dc --single-stream" "$(printf '\37\213\10')|gzip -dc"; do
     magic=${try%%|*}
     off=$(LC_ALL=C grep -abo "$magic" "$vmlinuz" | head -n 1 | cut -d: -f1)

@@ -4,11 +4,15 @@
 # "demo: ..." (capinit relays this service's output with its name); the
 # console shell's own lines ("console: ...") come from
 # /etc/profile.d/demo.sh, run by that shell when this script says go.
-# The raw values go to the second serial port (/dev/ttyS1), one record a
-# line, for tests/qemu/test_appliance.sh; then DONE, then capctl poweroff.
+# The raw values go to the results port, one record a line, for
+# tests/qemu/test_appliance.sh; then DONE, then capctl poweroff.  That is
+# the second serial port (/dev/ttyS1); on QEMU's virt machine (arm), whose
+# one UART (ttyAMA0) is the console, a PCI serial port: /dev/ttyS0.
 export PATH=/sbin:/usr/sbin:/bin:/usr/bin
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-exec 3>/dev/ttyS1
+res=/dev/ttyS1
+[ ! -e /sys/class/tty/ttyAMA0 ] || res=/dev/ttyS0
+stty -F $res raw -echo 2>/dev/null
+exec 3>$res
 R() { echo "$*" >&3; }        # a record for the test
 say() { echo "$*"; }          # a line for the person watching
 step() { R "t $1 $(cut -d' ' -f1 /proc/uptime)"; say "$*"; }
