@@ -12,6 +12,9 @@
 #              QEMU's exit, the shutdown order and the stop-timeout SIGKILL
 #   reboot     busybox reboot (SIGTERM to PID 1): QEMU exits (-no-reboot)
 #   halt       busybox halt (SIGUSR1): the kernel halts, QEMU is killed
+#   poweroff, pwr, cad
+#              busybox poweroff (SIGUSR2), kill -PWR 1, kill -INT 1 (as
+#              Ctrl-Alt-Del): power off, power off, reboot
 #   emergency  no /etc/capinit: the emergency shell, run again when it
 #              exits; busybox poweroff from it
 #   fstab-root /etc/fstab's root entry cannot be applied (an option the
@@ -125,6 +128,23 @@ has "reboot: busybox reboot is SIGTERM to PID 1" '^capinit: SIGTERM \(reboot\): 
 before "service trigger: stopped" "service sleeper: stopping" "reboot: services stopped in reverse order"
 t_eq "$(last_capinit_line)" "capinit: reboot" "reboot: capinit's last word is 'reboot'"
 has "reboot: the kernel restarted" 'reboot: Restarting system$'
+
+# ----------------------------------------- the other shutdown signals
+# busybox poweroff (SIGUSR2), a power event (SIGPWR), Ctrl-Alt-Del (SIGINT)
+for sc in poweroff:USR2:"power off":"power off":"Power down" pwr:PWR:"power off":"power off":"Power down" \
+          cad:INT:reboot:reboot:"Restarting system"; do
+  name=${sc%%:*} rest=${sc#*:}
+  sig=${rest%%:*} rest=${rest#*:}
+  what=${rest%%:*} rest=${rest#*:}
+  last=${rest%%:*} kernel=${rest#*:}
+  boot "$name"
+  t_eq "$end $rc" "exit 0" "$name: QEMU exited 0"
+  results_done "$name"
+  has "$name: SIG$sig to PID 1 stops every service ($what)" "^capinit: SIG$sig \\($what\\): stopping every service\$"
+  before "service trigger: stopped" "service sleeper: stopping" "$name: services stopped in reverse order"
+  t_eq "$(last_capinit_line)" "capinit: $last" "$name: capinit's last word is '$last'"
+  has "$name: the kernel: $kernel" "reboot: $kernel\$"
+done
 
 # ---------------------------------------------------------------- halt
 boot halt
