@@ -31,20 +31,19 @@ at_least() { [ "$(restarts)" -ge "$1" ] 2>/dev/null; }
 # capinit at rest: crash stopped, down; the sample; crash started again
 rest_sample() { # -> "FDS RSS"
   sv_ctl stop crash
-  sv_wait crash down 10 || echo "# crash did not go down" >&2
-  sleep 0.2
-  echo "$(rb_fds "$pid") $(rb_rss "$pid")"
+  sv_wait crash down || echo "# crash did not go down" >&2
+  echo "$(rb_fds_rest "$pid") $(rb_rss "$pid")"
   sv_ctl start crash
 }
 
 sv_start
 t_ok $? "capinit starts"
-sv_wait steady up 5
+sv_wait steady up
 pid=$(sv_pid)
 steady_pid=$(sv_field steady pid)
 t_start=$(date +%s)
 
-rb_until 120 at_least $WARM
+rb_until "$LIMIT" at_least $WARM
 t_ok $? "crash restarted $WARM times (warm-up)"
 first=$(rest_sample)
 first_restarts=$(restarts)
