@@ -89,7 +89,8 @@ t_eq "$(sv_ctl log rot | wc -l)" 10 "capctl log prints 10 lines by default"
 # follow until 45 lines have come (tick writes one every 10 ms or so; a
 # loaded machine takes longer, not fewer), then stop it: it must still be
 # following then
-"$CAPCTL" log -n 1 -f tick -r "$T/run" > "$T/follow" &
+: > "$T/follow"   # (the background job opens it when it gets to run)
+"$CAPCTL" log -n 1 -f tick -r "$T/run" >> "$T/follow" &
 follower=$!
 i=0
 while [ "$(wc -l < "$T/follow")" -lt 45 ] && kill -0 "$follower" 2>/dev/null && [ $i -lt 1200 ]; do
