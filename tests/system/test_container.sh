@@ -212,6 +212,16 @@ sv_in nsenter -t "$DPID" -m mount -o remount,bind,rw /
 out=$(sv_ctl verify ct-daemon)
 t_eq "$?:$(echo "$out" | tr '\t' ' ')" "1:name=ct-daemon result=differs field=mount:/ live=rw predicted=ro" \
   "control: / remounted writable in the daemon's namespace: verify says so (exit 1)"
+sv_in nsenter -t "$DPID" -m mount -o remount,bind,ro /
+out=$(sv_ctl verify ct-daemon)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=ct-daemon result=ok" "... read-only again: verify passes"
+# its /proc replaced by one of capinit's PID namespace: pid 2 there is not
+# the daemon
+sv_in nsenter -t "$DPID" -m mount -t proc proc /proc
+out=$(sv_ctl verify ct-daemon)
+echo "$?:$(echo "$out" | tr '\t' ' ')" | grep -Eqx "1:name=ct-daemon result=differs field=proc live=(another|no) process at pid 2 predicted=the command at pid 2"
+t_ok $? "control: a /proc of another PID namespace over its own: verify says so (exit 1: $(echo "$out" | tr '\t' ' '))"
+sv_in nsenter -t "$DPID" -m umount /proc
 
 sv_ctl signal HUP ct-daemon
 n=0
