@@ -57,7 +57,7 @@ EOF
 svc nf <<EOF
 command = $HELPER notify-foreign
 ready = notify
-ready-timeout = 5s
+ready-timeout = 10s
 restart = never
 EOF
 # ready-timeout: not ready within 500 ms, four times (it stamps the
@@ -91,12 +91,17 @@ sv_start
 t_ok $? "capinit starts"
 
 # --- notify from a process that left the service's session, first: its
-# READY=1 must be read (the log says it was ignored) while nf is still
-# within its 5 s ready-timeout
+# READY=1 must be read (the log says it was ignored), and the sender seen,
+# while nf is still within its 10 s ready-timeout (then its group is
+# killed, and the sender, a zombie of it, reaped)
 ignored_line() { grep -q 'notify message from pid' "$T/log/nf.log" 2>/dev/null; }
 i=0
 while ! ignored_line && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 t_eq "$(sv_field nf state)" "starting" "notify-foreign: READY=1 from another session is ignored: still starting"
+line=$(grep 'notify message from pid' "$T/log/nf.log" | head -n 1)
+fpid=$(echo "$line" | sed -n 's/.*notify message from pid \([0-9]*\) ignored: not a process of this service$/\1/p')
+nfpid=$(sv_field nf pid)
+sid=$(nsh "cat /proc/$fpid/stat" | sed 's/^.*) //' | cut -d' ' -f4)
 
 # --- exec
 sv_wait ex up
@@ -136,11 +141,7 @@ t_eq "$(count "$T/fdnone") $(count "$T/ntnone")" "1 1" "control: and run (one st
 sv_wait nchild up
 t_ok $? "notify: READY=1 from a child in the service's session is accepted"
 t_eq "$(sv_field nchild status)" "from-child" "notify: and its STATUS= too"
-line=$(grep 'notify message from pid' "$T/log/nf.log" | head -n 1)
-fpid=$(echo "$line" | sed -n 's/.*notify message from pid \([0-9]*\) ignored: not a process of this service$/\1/p')
 t_ok "$([ -n "$fpid" ]; echo $?)" "notify-foreign: the log says the message was ignored, and from which pid ($fpid)"
-nfpid=$(sv_field nf pid)
-sid=$(nsh "cat /proc/$fpid/stat" | sed 's/^.*) //' | cut -d' ' -f4)
 t_eq "$sid" "$fpid" "notify-foreign: the sender ($fpid) leads its own session, not the service's ($nfpid)"
 kp=$(sv_field nchild pid)
 kid=$(nsh "cat /proc/$kp/task/$kp/children" | tr -d ' ')
@@ -152,12 +153,12 @@ t_eq "$(sv_field nf status)" "" "notify-foreign: no status taken from it"
 sv_wait rtok up
 t_ok $? "ready-timeout control: ready after 200 ms of a 30 s timeout: up"
 sv_wait nf failed
-t_ok $? "notify-foreign: after its ready-timeout (5 s) it is stopped; restart = never: failed"
+t_ok $? "notify-foreign: after its ready-timeout (10 s) it is stopped; restart = never: failed"
 t_eq "$(sv_field nf failure) $(sv_field nf pid) $(sv_field nf restarts)" "not ready within ready-timeout 0 0" \
   "notify-foreign: failure says why; no process; not restarted"
-t_eq "$(sed -n -e 's/.*\(notify message from pid\).*/\1/p' -e 's/.*capinit: warning: \(not ready after 5000 ms: stopping it\)$/\1/p' "$T/log/nf.log" | tr '\n' ,)" \
-  "notify message from pid,not ready after 5000 ms: stopping it," \
-  "notify-foreign: the log says the message was ignored, then that it was not ready after 5000 ms"
+t_eq "$(sed -n -e 's/.*\(notify message from pid\).*/\1/p' -e 's/.*capinit: warning: \(not ready after 10000 ms: stopping it\)$/\1/p' "$T/log/nf.log" | tr '\n' ,)" \
+  "notify message from pid,not ready after 10000 ms: stopping it," \
+  "notify-foreign: the log says the message was ignored, then that it was not ready after 10000 ms"
 # rt: 500 ms to fail each of its first 4 starts, then backoff 100, 200,
 # 400, 800 ms before the next; ready at the fifth
 sv_wait rt up
