@@ -7,8 +7,8 @@
  *     read-write paths and /dev writable, /proc/sys read-only, each bind
  *     at its target with its declared mode, a tmpfs on /tmp;
  *   - /proc/PID/root is the root directory;
- *   - its /proc lists exactly the processes of its PID namespace. */
-#include <dirent.h>
+ *   - its /proc is its PID namespace's own: the command is there, at the
+ *     pid that namespace gives it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -171,38 +171,69 @@ static int check_root(svc_container const *ct, pid_t pid, diff *d)
   return 0;
 }
 
-static int numeric(char const *s)
+/* The last number of the line KEY of /proc/PID/status (NSpid: the pid in
+ * the innermost PID namespace), or -1. */
+static long status_last(pid_t pid, char const *key)
 {
-  return *s && strspn(s, "0123456789") == strlen(s);
+  char path[64], line[256];
+  long v = -1;
+  size_t k = strlen(key);
+  FILE *f;
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  f = fopen(path, "re");
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f)) {
+    char *p;
+    if (strncmp(line, key, k) || line[k] != ':') continue;
+    p = line + strlen(line);
+    while (p > line && (p[-1] == '\n' || p[-1] == ' ' || p[-1] == '\t')) p--;
+    while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
+    v = strtol(p, 0, 10);
+    break;
+  }
+  fclose(f);
+  return v;
 }
 
-/* The processes its /proc lists, and those of its PID namespace as
- * capinit's /proc shows them: the same number. */
+/* The start time (field 22) of the stat file at path, or 0. */
+static unsigned long long start_time(char const *path)
+{
+  char buf[1024], *p;
+  int fd = open(path, O_RDONLY | O_CLOEXEC), field;
+  ssize_t n;
+  if (fd < 0) return 0;
+  n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  p = strrchr(buf, ')');  /* the command's name may hold anything */
+  if (!p) return 0;
+  for (field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
+  return p ? strtoull(p + 1, 0, 10) : 0;
+}
+
+/* Its /proc is its own PID namespace's: there, at the pid that namespace
+ * gives it (the last of NSpid), is the command itself (the same start
+ * time).  A /proc of another namespace shows another process at that pid,
+ * or none.  (Counting the processes on both sides instead raced with any
+ * process starting or ending between the two reads, and counted a zombie,
+ * which has no namespace links left, on one side only: a contained shell
+ * running a command made verify fail.) */
 static int check_process_view(svc_container const *ct, pid_t pid, diff *d)
 {
-  char path[64], ns[64], other[64], a[32], b[32];
-  DIR *dir;
-  struct dirent *e;
-  unsigned seen = 0, members = 0;
+  char path[64], live[64], want[64];
+  unsigned long long ours;
+  long inner;
   if (!ct->private_pids) return 0;
-  if (ns_of(pid, "pid", ns, sizeof ns) < 0) return differs(d, "proc", strerror(errno), "its own processes");
-  snprintf(path, sizeof path, "/proc/%d/root/proc", (int)pid);
-  dir = opendir(path);
-  if (!dir) return differs(d, "proc", strerror(errno), "its own processes");
-  while ((e = readdir(dir))) seen += numeric(e->d_name);
-  closedir(dir);
-  dir = opendir("/proc");
-  if (!dir) return differs(d, "proc", strerror(errno), "capinit's /proc");
-  while ((e = readdir(dir))) {
-    char const *n = e->d_name;
-    if (!numeric(n)) continue;
-    if (ns_of((pid_t)atoi(n), "pid", other, sizeof other) == 0 && !strcmp(other, ns)) members++;
-  }
-  closedir(dir);
-  snprintf(a, sizeof a, "%u processes", seen);
-  snprintf(b, sizeof b, "%u processes", members);
-  if (!members || seen != members) return differs(d, "proc", a, b);
-  return 0;
+  inner = status_last(pid, "NSpid");
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  ours = start_time(path);
+  if (inner < 1 || !ours) return differs(d, "proc", strerror(errno), "its own processes");
+  snprintf(want, sizeof want, "the command at pid %ld", inner);
+  snprintf(path, sizeof path, "/proc/%d/root/proc/%ld/stat", (int)pid, inner);
+  if (start_time(path) == ours) return 0;
+  snprintf(live, sizeof live, "%s at pid %ld", access(path, F_OK) == 0 ? "another process" : "no process", inner);
+  return differs(d, "proc", live, want);
 }
 
 int container_verify(svc_container const *ct, pid_t pid, char *field, char *live, char *want, size_t len)

@@ -12,12 +12,14 @@
 #   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS
 #   sv_in CMD ARGS          run CMD in capinit's namespaces (to read its /proc)
 #   sv_field NAME KEY       one field of `capctl status NAME`
-#   sv_wait NAME STATE [S]  wait until NAME is in STATE (at most S seconds, 10)
+#   sv_wait NAME STATE [S]  wait until NAME is in STATE (at most S seconds, 60)
 #   sv_stop                 SIGTERM to capinit; wait for it to exit; $sv_rc
 #   sv_pid                  capinit's pid as seen from here
 #
 # A test's waits are bounded loops of short sleeps: the test polls, capinit
-# never does.
+# never does.  The bounds are generous (a minute): a loaded machine (two
+# cores shared with builds and QEMU boots) must never reach them, and they
+# only cost time when something is really broken.
 CAPINIT=$(pwd)/$B/bin/capinit
 CAPCTL=$(pwd)/$B/bin/capctl
 HELPER=$(pwd)/$B/tests/svc_helper
@@ -54,7 +56,7 @@ sv_start() {
   fi
   sv_unshare=$!
   i=0
-  while [ ! -S "$T/run/control" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  while [ ! -S "$T/run/control" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
   # capinit is unshare's only child (no procps needed)
   sv_nspid=$(cat /proc/"$sv_unshare"/task/*/children 2>/dev/null | tr ' ' '\n' | head -n 1)
   [ -S "$T/run/control" ]
@@ -66,7 +68,7 @@ sv_start_plain() {
   sv_unshare=$!
   sv_nspid=$!
   i=0
-  while [ ! -S "$T/run/control" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  while [ ! -S "$T/run/control" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
   [ -S "$T/run/control" ]
 }
 
@@ -89,7 +91,7 @@ sv_field() { # NAME KEY
 }
 
 sv_wait() { # NAME STATE [SECONDS]
-  n=$(( ${3:-10} * 20 ))
+  n=$(( ${3:-60} * 20 ))
   while [ $n -gt 0 ]; do
     [ "$(sv_field "$1" state)" = "$2" ] && return 0
     sleep 0.05
@@ -98,10 +100,10 @@ sv_wait() { # NAME STATE [SECONDS]
   return 1
 }
 
-sv_stop() { # bounded: SIGKILL after 30 s, and sv_rc says 137
+sv_stop() { # bounded: SIGKILL after 120 s, and sv_rc says 137
   kill -TERM "$sv_nspid" 2>/dev/null
   n=0
-  while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+  while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 2400 ]; do sleep 0.05; n=$((n + 1)); done
   kill -0 "$sv_unshare" 2>/dev/null && kill -KILL "$sv_nspid" "$sv_unshare" 2>/dev/null
   wait "$sv_unshare"
   sv_rc=$?

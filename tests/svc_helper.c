@@ -12,7 +12,15 @@
  *   notify-foreign            fork a child that leaves the session
  *                             (setsid) and sends READY=1: not a process
  *                             of the service any more; then pause
- *   ignore-term               ignore SIGTERM, pause
+ *   ignore-term [FILE]        ignore SIGTERM, pause; with FILE, append
+ *                             "NAME-term MS PID" to it at each SIGTERM
+ *                             (blocked and taken with sigwait: it still
+ *                             does not end the process)
+ *   termstamp FILE            stamp FILE, pause; at SIGTERM append
+ *                             "NAME-term MS PID", then die of SIGTERM
+ *   after FILE MODE ARGS...   wait until FILE exists (polling every 10 ms),
+ *                             then behave as MODE ARGS...: a start the
+ *                             test releases, rather than a delay
  *   doublefork FILE           fork a grandchild that writes its pid to FILE
  *                             and pauses; the middle process exits; pause
  *   spew BYTES                write BYTES bytes of 100-byte lines to
@@ -23,8 +31,8 @@
  *                             grandchild waits until it is an orphan (its
  *                             parent gone), then exits for the supervisor
  *                             to reap; write "N ORPHANED" to FILE (ORPHANED:
- *                             grandchildren that saw their parent change),
- *                             then pause
+ *                             grandchildren that saw their parent change;
+ *                             each waits at most 60 s), then pause
  *
  * Every mode prints nothing else.  Exits 2 on bad usage. */
 #include <errno.h>
@@ -52,16 +60,33 @@ static void sleep_ms(long ms)
   while (nanosleep(&ts, &ts) < 0 && errno == EINTR) ;
 }
 
-static void stamp(char const *file)
+/* append "NAME[SUFFIX] MS PID" to file, NAME being $SVC_NAME */
+static void stamp_as(char const *file, char const *suffix)
 {
-  char line[128];
+  char line[160];
   char const *name = getenv("SVC_NAME");
   int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
   int n;
   if (fd < 0) return;
-  n = snprintf(line, sizeof line, "%s %llu %d\n", name ? name : "?", mono_ms(), (int)getpid());
+  n = snprintf(line, sizeof line, "%s%s %llu %d\n", name ? name : "?", suffix, mono_ms(), (int)getpid());
   (void)!write(fd, line, (size_t)n);
   close(fd);
+}
+
+static void stamp(char const *file)
+{
+  stamp_as(file, "");
+}
+
+/* SIGTERM blocked; returns when one arrives */
+static void wait_term(void)
+{
+  sigset_t set;
+  int sig;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigprocmask(SIG_BLOCK, &set, 0);
+  while (sigwait(&set, &sig) != 0) ;
 }
 
 static void forever(void)
@@ -91,6 +116,13 @@ static int notify(char const *msg)
 int main(int argc, char **argv)
 {
   char const *mode = argc > 1 ? argv[1] : "";
+
+  if (!strcmp(mode, "after") && argc >= 4) {
+    while (access(argv[2], F_OK) < 0) sleep_ms(10);
+    argv += 2;
+    argc -= 2;
+    mode = argv[1];
+  }
 
   if (!strcmp(mode, "stamp") && argc >= 3) {
     if (argc > 3) sleep_ms(atol(argv[3]));
@@ -130,8 +162,26 @@ int main(int argc, char **argv)
     forever();
   }
   if (!strcmp(mode, "ignore-term")) {
-    signal(SIGTERM, SIG_IGN);
-    forever();
+    if (argc < 3) {
+      signal(SIGTERM, SIG_IGN);
+      forever();
+    }
+    for (;;) {
+      wait_term();
+      stamp_as(argv[2], "-term");
+    }
+  }
+  if (!strcmp(mode, "termstamp") && argc >= 3) {
+    sigset_t set;
+    stamp(argv[2]);
+    wait_term();
+    stamp_as(argv[2], "-term");
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    signal(SIGTERM, SIG_DFL);
+    raise(SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &set, 0);
+    return 1;
   }
   if (!strcmp(mode, "doublefork") && argc >= 3) {
     pid_t pid = fork();
@@ -191,7 +241,7 @@ int main(int argc, char **argv)
           while (read(gate[0], &c, 1) < 0 && errno == EINTR) ;
           /* the parent closes its files before it is gone: reparenting
            * follows shortly */
-          while (getppid() == parent && tries++ < 10000) nanosleep(&tick, 0);
+          while (getppid() == parent && tries++ < 600000) nanosleep(&tick, 0);
           if (getppid() != parent) (void)!write(count[1], "o", 1);
           _exit(0);
         }

@@ -23,7 +23,8 @@
 #   container  capinit --container in unshare --pid --fork: SIGTERM and
 #              SIGINT stop every service, capinit exits 0
 #
-# Each boot must end within 30 s of wall time.  A boot that ends without
+# Each boot must end by itself (within BOOT_TIMEOUT, 300 s of wall time:
+# a bound a loaded machine meets; the time is a figure).  A boot that ends without
 # the guest's DONE marker fails (with panic=-1 a dying PID 1 also makes
 # QEMU exit 0).
 B=${1:-build}
@@ -43,7 +44,7 @@ boot() {
   end=$(echo "$line" | sed -n 's/.* end=\([a-z]*\) .*/\1/p')
   rc=$(echo "$line" | sed -n 's/.* qemu_rc=\([0-9]*\) .*/\1/p')
   wall=$(echo "$line" | sed -n 's/.* wall_ms=\([0-9]*\).*/\1/p')
-  t_ok $status "$1: booted and ended within 30 s ($line)"
+  t_ok $status "$1: booted and ended by itself ($line)"
   if [ $status != 0 ] || [ -s "$out/$1.err" ]; then
     sed 's/^/#   /' "$out/$1.err"
     [ -f "$con" ] && tail -n 20 "$con" | sed 's/^/#   console: /'
@@ -212,7 +213,7 @@ t0=$(date +%s%3N)
 sv_start
 t_ok $? "container: capinit --container started in unshare --pid --fork"
 for s in base top stubborn setup; do
-  sv_wait $s up 10
+  sv_wait $s up
   t_ok $? "container: $s is up"
 done
 t_eq "$(sed -n 's/^NSpid:.*[[:space:]]\([0-9]*\)$/\1/p' /proc/"$(sv_pid)"/status)" 1 "container: capinit is PID 1 of its namespace"
@@ -229,21 +230,21 @@ grep -Eq 'sending SIG(TERM|KILL) to every process|capinit: (reboot|power off|hal
 t_ok $((!$?)) "container: no kill-everything, no reboot(2)"
 # SIGINT, the Ctrl-Alt-Del of a container, stops it too
 sv_start
-sv_wait base up 10
+sv_wait base up
 kill -INT "$(sv_pid)"
 n=0
-while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 if kill -0 "$sv_unshare" 2>/dev/null; then rc=timeout; else wait "$sv_unshare"; rc=$?; fi
 sv_unshare=
 sv_nspid=
 t_eq "$rc" 0 "container: SIGINT: capinit stopped everything and exited 0"
 # capctl halt (reboot, poweroff): in a container, a stop and exit 0
 sv_start
-sv_wait base up 10
+sv_wait base up
 sv_ctl halt >/dev/null
 t_ok $? "container: capctl halt is accepted"
 n=0
-while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 if kill -0 "$sv_unshare" 2>/dev/null; then rc=timeout; else wait "$sv_unshare"; rc=$?; fi
 sv_unshare=
 sv_nspid=

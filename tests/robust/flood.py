@@ -49,20 +49,25 @@ def transact(s, req):
 
 retries = 0
 
+# A reply (or a place in the backlog) that takes WAIT seconds is a timeout:
+# a generous bound (a loaded machine answers in well under a second), which
+# only a capinit that lost a client reaches.
+WAIT = 60
+
 def connect():
     global retries
     pause = 0.005
-    end = time.monotonic() + 10
+    end = time.monotonic() + WAIT
     while True:
         s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        s.settimeout(10)  # makes connect() non-blocking: a full backlog is EAGAIN
+        s.settimeout(WAIT)  # makes connect() non-blocking: a full backlog is EAGAIN
         try:
             s.connect(path)
             return s
         except BlockingIOError:
             s.close()
             if time.monotonic() > end:
-                raise socket.timeout("backlog full for 10 s")
+                raise socket.timeout("backlog full for %d s" % WAIT)
             retries += 1
             time.sleep(pause)
             pause = min(pause * 2, 0.2)

@@ -7,34 +7,45 @@
 #   fds SOCK N K           N requests "status", each carrying K descriptors
 #                          (SCM_RIGHTS); prints "replies R ok O"
 #   stall SOCK SECONDS     send "status" 1000 times without reading a reply,
-#                          then hold the connection SECONDS; prints "sent N"
+#                          then hold the connection SECONDS; prints "sent N",
+#                          then "dropped" if capinit closes it meanwhile
 #   many SOCK N            hold N idle connections; one more sends "status
 #                          nosuch": what it gets in 0.5 s ("waiting" when
 #                          nothing), then, once the N close, its reply (or
 #                          a new connection's when it was refused)
-#   hold SOCK N SECONDS [W] open N connections, each sending "status nosuch";
+#   hold SOCK N SECONDS [W [STOP]]
+#                          open N connections, each sending "status nosuch";
 #                          count those answered, told "too many clients",
 #                          and still waiting (W: as soon as only W wait,
-#                          else 5 s, then 0.5 s more); prints "answered A
+#                          else 60 s, then 0.5 s more); prints "answered A
 #                          waiting W refused R", then holds them SECONDS
+#                          (or until the file STOP exists)
 #   types SOCK             connect as SOCK_STREAM and SOCK_DGRAM: the errors
 #   notify PATH N KIND     N datagrams to a notify socket, KIND ready |
 #                          garbage | big | fds; prints "sent S refused R"
-#   paused SOCK PID S      "status", then capinit (PID) stopped for S seconds
-#                          (SIGSTOP: as if busy) before the reply is read;
-#                          prints "RECORDS FINAL"
-import array, codecs, os, random, signal, socket, sys, time
+#   paused SOCK PID S      "status"; once its first record has come, capinit
+#                          (PID) is stopped for S seconds (SIGSTOP: as if
+#                          busy) while the client reads what the socket
+#                          holds, then goes on; prints "RECORDS FINAL"
+import array, codecs, os, random, select, signal, socket, sys, time
+
+# How long a reply, or a place in the listen backlog, may take before the
+# client gives up: generous, since a loaded machine (two cores shared with
+# builds and QEMU boots) must never reach it; only a lost client does.
+WAIT = 60
 
 def connect(path, kind=socket.SOCK_SEQPACKET):
     s = socket.socket(socket.AF_UNIX, kind)
-    s.settimeout(5)
-    for attempt in range(500):
+    s.settimeout(WAIT)
+    end = time.monotonic() + WAIT
+    while True:
         try:
             s.connect(path)
             return s
         except BlockingIOError:  # the listen backlog is full: capinit has not accepted yet
+            if time.monotonic() > end:
+                raise TimeoutError("connect: backlog full for %d s" % WAIT)
             time.sleep(0.01)
-    raise TimeoutError("connect: backlog full for 5 s")
 
 def replies(s):
     out = []
@@ -83,7 +94,11 @@ elif verb == "stall":
         except BlockingIOError:
             break
     print("sent %d" % sent, flush=True)
-    time.sleep(float(args[1]))
+    # a capinit that closes the connection (its idle deadline) hangs it up
+    p = select.poll()
+    p.register(s, select.POLLHUP)
+    if p.poll(float(args[1]) * 1000):
+        print("dropped", flush=True)
 elif verb == "many":
     path, n = args[0], int(args[1])
     held = [connect(path) for _ in range(n)]
@@ -106,11 +121,12 @@ elif verb == "many":
         time.sleep(0.3)
         s = connect(path)
         s.send(b"status nosuch")
-    s.settimeout(10)
+    s.settimeout(WAIT)
     print(" | ".join(replies(s)))
 elif verb == "hold":
     path, n, secs = args[0], int(args[1]), float(args[2])
     want_waiting = int(args[3]) if len(args) > 3 else 0
+    stop = args[4] if len(args) > 4 else None
     conns = [connect(path) for _ in range(n)]
     for s in conns:
         try:
@@ -121,8 +137,9 @@ elif verb == "hold":
     answered = refused = 0
     pending = list(conns)
     # served ones answer at once; the waiting ones only once a served
-    # connection closes or idles out (10 s): count before that
-    end = time.monotonic() + 5
+    # connection closes or idles out (10 s): count before that (the bound
+    # is only reached when fewer than N - W answer)
+    end = time.monotonic() + WAIT
     while pending and time.monotonic() < end:
         time.sleep(0.05)
         still = []
@@ -146,7 +163,9 @@ elif verb == "hold":
         except BlockingIOError:
             pass
     print("answered %d waiting %d refused %d" % (answered, len(pending), refused), flush=True)
-    time.sleep(secs)
+    end = time.monotonic() + secs
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        time.sleep(0.05)
     for s in conns:
         s.close()
 elif verb == "types":
@@ -160,13 +179,31 @@ elif verb == "types":
             print("%s: %s" % (name, e.strerror))
 elif verb == "paused":
     s = connect(args[0])
-    s.settimeout(30)
+    s.settimeout(WAIT)
     s.send(b"status")
-    time.sleep(0.5)  # capinit has queued the reply, and sent what the socket takes
+    # the first record: capinit has read the request and queued the reply
+    r, done = [], False
+    def take(m):
+        global done
+        t = m.decode(errors="backslashreplace") if m else "EOF"
+        r.append(t.split("\t")[0])
+        done = not m or t == "ok" or t.startswith("error: ")
+    take(s.recv(65536))
     os.kill(int(args[1]), signal.SIGSTOP)
-    time.sleep(float(args[2]))
+    # a reading client: it takes what the socket holds while capinit is
+    # stopped, then waits for more; capinit finds room when it goes on
+    end = time.monotonic() + float(args[2])
+    while not done and time.monotonic() < end:
+        s.settimeout(max(0.01, end - time.monotonic()))
+        try:
+            take(s.recv(65536))
+        except socket.timeout:
+            break
+    time.sleep(max(0, end - time.monotonic()))
     os.kill(int(args[1]), signal.SIGCONT)
-    r = replies(s)
+    s.settimeout(WAIT)
+    if not done:
+        r += replies(s)
     print(len(r) - 1, r[-1])
 elif verb == "notify":
     path, n, kind = args[0], int(args[1]), args[2]
@@ -184,7 +221,8 @@ elif verb == "notify":
             msg = b"READY=1\n" + b"X" * 60000
         else:
             msg = b"READY=1\n"
-        for attempt in range(200):
+        end = time.monotonic() + WAIT
+        while True:  # a full queue (EAGAIN) drains as capinit reads it
             try:
                 if kind == "fds":
                     s.sendmsg([msg], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", nul))], 0, path)
@@ -193,6 +231,8 @@ elif verb == "notify":
                 sent += 1
                 break
             except BlockingIOError:
+                if time.monotonic() > end:
+                    break
                 time.sleep(0.001)
             except OSError:
                 refused += 1

@@ -3,12 +3,22 @@
 #
 #   rb_rss PID            VmRSS of PID, kB
 #   rb_fds PID            number of open descriptors of PID
+#   rb_conns              control connections capinit holds (accepted or
+#                         still in the listen backlog), from the kernel's
+#                         /proc/net/unix: an accepted unix socket bears the
+#                         listener's path
+#   rb_fds_rest PID       rb_fds once capinit holds no control connection
+#                         (at most 60 s): a client that has exited is only
+#                         closed by capinit at its next turn, so a count
+#                         taken right after a capctl could hold one more
 #   rb_cpu PID            user + system CPU time of PID, clock ticks
 #   rb_zombies            zombies in capinit's PID namespace
 #   rb_procs              processes in capinit's PID namespace (capinit too)
 #   rb_ms                 CLOCK_MONOTONIC, ms (the helper's clock)
 #   rb_until SECONDS CMD  run CMD every 0.05 s until it succeeds, at most
-#                         SECONDS; its status
+#                         SECONDS; its status (CMD's arguments are
+#                         expanded once: a condition to re-evaluate is a
+#                         function)
 #   rb_knob NAME DEFAULT  $NAME if set (a number), else DEFAULT
 #   rb_rss_flat KB0 KB1 SLACK WHAT
 #                         a TAP check: RSS grew by at most SLACK kB;
@@ -23,6 +33,12 @@
 
 rb_rss() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB$/\1/p' /proc/"$1"/status; }
 rb_fds() { ls /proc/"$1"/fd | wc -l; }
+rb_conns() { echo $(( $(grep -c " $T/run/control\$" /proc/net/unix) - 1 )); }
+rb_no_conns() { [ "$(rb_conns)" = 0 ]; }
+rb_fds_rest() {
+  rb_until 60 rb_no_conns
+  rb_fds "$1"
+}
 rb_cpu() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12 + $13 }'; }
 
 # one pass over capinit's /proc (but the shell that reads it): the state

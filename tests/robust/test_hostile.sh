@@ -44,14 +44,14 @@ EOF
 svc late <<EOF
 command = /bin/sh -c "echo waiting; while [ ! -e $T/go ]; do sleep 0.05; done; exec $HELPER notify 0 late-is-ready"
 ready = notify
-ready-timeout = 60s
+ready-timeout = 0
 EOF
 
 # ------------------------------------------------ 1. non-root peers
 sv_start
 t_ok $? "capinit starts"
-sv_wait web up 5
-rb_until 5 test -s "$T/log/late.log"   # late's log file is open: capinit's descriptors are settled
+sv_wait web up
+rb_until 60 test -s "$T/log/late.log"   # late's log file is open: capinit's descriptors are settled
 pid=$(sv_pid)
 chmod 0666 "$T/run/control"   # past the file mode: capinit's own check is what is tested
 snap > "$T/before"
@@ -84,65 +84,96 @@ snap > "$T/after"
 t_eq "$(cat "$T/after")" "$(cat "$T/before")" "state unchanged by the refused requests, capinit up"
 
 # ------------------------------------------------ 2. control socket abuse
-fds0=$(rb_fds "$pid")
+fds0=$(rb_fds_rest "$pid")
 t_eq "$($H fds "$T/run/control" 200 16)" "replies 200 ok 200" "200 requests each carrying 16 descriptors: 200 answered"
-t_eq "$(rb_fds "$pid")" "$fds0" "... and capinit kept none of the 3200 descriptors ($fds0 before and after)"
-$H stall "$T/run/control" 4 > "$T/stall.out" &
+t_eq "$(rb_fds_rest "$pid")" "$fds0" "... and capinit kept none of the 3200 descriptors ($fds0 before and after)"
+# A client that never reads: were capinit to wait for it (a blocking
+# write), nothing else would be answered until the client goes or capinit
+# drops it.  So the proof is an order, not a duration: the status is
+# answered while the stalled client still holds its connection, and
+# before capinit drops it (its 10 s idle deadline; stall says "dropped").
+$H stall "$T/run/control" 120 > "$T/stall.out" &
 stall=$!
-sleep 0.5
+rb_until 60 test -s "$T/stall.out"   # its requests are sent
 t0=$(rb_ms)
 out=$(sv_ctl status web | awk 'NR == 2 { print $1, $2 }')
 t1=$(rb_ms)
-t_eq "$out" "web up" "a client that sent $(sed 's/sent //' "$T/stall.out") requests and reads nothing does not hold the others (status in $((t1 - t0)) ms)"
-wait $stall
+held=$(kill -0 "$stall" 2>/dev/null && ! grep -q dropped "$T/stall.out" && echo held)
+t_eq "$out $held" "web up held" "a client that sent $(sed -n 's/sent //p' "$T/stall.out") requests and reads nothing does not hold the others: answered while it still holds its connection (status in $((t1 - t0)) ms)"
+kill "$stall" 2>/dev/null
+wait "$stall"
+rb_until 60 rb_no_conns   # capinit has closed it: every slot is free
 $H many "$T/run/control" 64 > "$T/many.out"
 t_eq "$(sed -n 1p "$T/many.out")" "waiting" "64 idle clients: the 65th waits (no reply while they hold every slot)"
 t_eq "$(sed -n 2p "$T/many.out")" "error: unknown service 'nosuch'" "... once they close, it is served"
 # a reader (here a uid 0 without capabilities, inside capinit's PID
 # namespace, where capinit can read its capabilities: it may read, not
 # change) gets at most 56 of the 64 slots served at once and 504 of the
-# 512 connections: the rest are kept for clients that may change services
+# 512 connections: the rest are kept for clients that may change services.
+# The 56 served ones idle once answered, and capinit drops them 10 s after
+# their request (then the waiting ones are served): the count and root's
+# 8 clients come before that (about a second; 10 s is a bound a loaded
+# machine meets).  hold keeps its clients until told to stop.
+rb_until 60 rb_no_conns   # the 65 clients of many are closed: 64 free slots
 POWERLESS="setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all"
-sv_in $POWERLESS $H hold "$T/run/control" 512 6 448 > "$T/hold.out" &
+sv_in $POWERLESS $H hold "$T/run/control" 512 300 448 "$T/hold.stop" > "$T/hold.out" &
 hold=$!
-rb_until 20 test -s "$T/hold.out"
+rb_until 120 test -s "$T/hold.out"
 t_eq "$(cat "$T/hold.out")" "answered 56 waiting 448 refused 8" \
   "a uid 0 without capabilities opens 512 clients: 56 served, 448 wait, 8 told 'too many clients'"
 $H many "$T/run/control" 8 > "$T/many2.out"
 t_eq "$(tr '\n' ,  < "$T/many2.out")" "error: too many clients,error: unknown service 'nosuch'," \
   "... while it holds them, root gets the 8 kept connections and slots (the 9th is refused) and is served"
-wait $hold
+touch "$T/hold.stop"
+wait "$hold"
 t_eq "$($H types "$T/run/control" | tr '\n' ' ')" "stream: Protocol wrong type for socket dgram: Protocol wrong type for socket " \
   "SOCK_STREAM and SOCK_DGRAM clients cannot connect (EPROTOTYPE)"
 $H raw "$T/run/control" 'stop ../../etc/passwd' 'log ../../../etc/shadow' 'status /etc/passwd' 'start web/../web' > "$T/paths.out"
 t_eq "$(tr '\n' ,  < "$T/paths.out")" "error: unknown service '../../etc/passwd',error: unknown service '../../../etc/shadow',error: unknown service '/etc/passwd',error: unknown service 'web/../web'," \
   "path-like service names in requests: unknown service, each"
-t_eq "$(rb_fds "$pid")" "$fds0" "capinit's descriptors unchanged by all of it ($fds0)"
+t_eq "$(rb_fds_rest "$pid")" "$fds0" "capinit's descriptors unchanged by all of it ($fds0)"
 
 # ------------------------------------------------ 3. notify sockets
 NS=$T/run/notify/late
 t_eq "$(stat -c %a "$NS" 2>/dev/null)" 666 "late's notify socket is open to every uid (0666): the sender's credentials decide"
+f0=$(rb_ms)
 t_eq "$($H notify "$NS" 50 ready)" "sent 50 refused 0" "root, outside the service: 50 x READY=1 sent"
 t_eq "$($NOBODY $H notify "$NS" 50 ready)" "sent 50 refused 0" "uid 65534: 50 x READY=1 sent"
 t_eq "$($NOBODY $H notify "$NS" 5000 garbage)" "sent 5000 refused 0" "uid 65534: 5000 datagrams of random bytes"
 t_eq "$($NOBODY $H notify "$NS" 200 big)" "sent 200 refused 0" "uid 65534: 200 datagrams of 60 kB, READY=1 first"
 t_eq "$($NOBODY $H notify "$NS" 500 fds)" "sent 500 refused 0" "uid 65534: 500 x READY=1 carrying 16 descriptors each"
-sleep 0.3
+# The log notes them at most once a second, each line counting the ones
+# left out since the previous line.  One more message, a second after the
+# last line, makes the line that closes the count: then the lines plus the
+# counts are every message sent.  When capinit is still reading the flood
+# (a loaded machine), that message is left out too: send another, a
+# second later, until the count closes; each is counted.
+ignored_lines() { grep -c 'notify message from pid [0-9]* ignored: not a process of this service' "$T/log/late.log"; }
+left_out() {
+  sed -n 's/.*ignored: not a process of this service (and \([0-9]*\) more .*/\1/p' "$T/log/late.log" |
+    awk '{ n += $1 } END { print n + 0 }'
+}
+accounted() { [ $(($(ignored_lines) + $(left_out))) = "$1" ]; }
+extra=0 sent1=
+while [ $extra -lt 60 ]; do
+  sleep 1.1
+  sent1="$sent1$($NOBODY $H notify "$NS" 1 ready | tr -d '\n');"
+  extra=$((extra + 1))
+  rb_until 1 accounted $((5800 + extra)) && break
+done
+f1=$(rb_ms)
+ign=$(ignored_lines) left=$(left_out)
+t_eq "$sent1" "$(printf 'sent 1 refused 0;%.0s' $(seq $extra))" "uid 65534: 1 more READY=1 a second after the last line ($extra sent)"
+t_eq "$((ign + left))" $((5800 + extra)) "late's log accounts for all $((5800 + extra)) foreign messages: $ign lines, counting $left more left out"
+# one line a second at most: in the W ms from the first message sent to the
+# closing line seen, at most W / 1000 + 1 lines
+t_ok $([ "$ign" -ge 2 ] && [ "$ign" -le $(((f1 - f0) / 1000 + 1)) ] && echo 0 || echo 1) \
+  "... in $ign lines over $((f1 - f0)) ms, at most one a second: a flood cannot push the service's own lines out"
+# every message read (the count closed): none of them made late ready
 t_eq "$(sv_field late state)/$(sv_field late status)" "starting/" "late is still starting, with no status: all of it ignored"
-t_eq "$(rb_fds "$pid")" "$fds0" "capinit kept none of the 8000 passed descriptors ($fds0)"
-# the log notes them at most once a second, each line counting the ones
-# left out: after a pause, one more message makes the line that closes the
-# count, and the lines plus the counts are every message sent (5801)
-sleep 1.1
-t_eq "$($NOBODY $H notify "$NS" 1 ready)" "sent 1 refused 0" "uid 65534: 1 more READY=1, after a second"
-rb_until 5 sh -c "tail -n 1 '$T/log/late.log' | grep -q 'more foreign or malformed ones'"
-ign=$(grep -c 'notify message from pid [0-9]* ignored: not a process of this service' "$T/log/late.log")
-left=$(sed -n 's/.*ignored: not a process of this service (and \([0-9]*\) more .*/\1/p' "$T/log/late.log" | awk '{ n += $1 } END { print n + 0 }')
-t_eq "$((ign + left))" 5801 "late's log accounts for all 5801 foreign messages: $ign lines, counting $left more left out"
-t_ok $([ "$ign" -ge 2 ] && [ "$ign" -le 15 ] && echo 0 || echo 1) \
-  "... in $ign lines, at most one a second: a flood cannot push the service's own lines out"
+t_eq "$(rb_fds_rest "$pid")" "$fds0" "capinit kept none of the 8000 passed descriptors ($fds0)"
 touch "$T/go"
-sv_wait late up 10
+sv_wait late up
 t_eq "$(sv_field late state)/$(sv_field late status)" "up/late-is-ready" "control: late's own READY=1 is taken, with its STATUS"
 
 sv_stop
@@ -184,16 +215,23 @@ printf 'command = ../bin/sh\n' > "$S/relative.svc"
 printf 'command = %s stamp /dev/null\ndepends = ../good\n' "$HELPER" > "$S/depdots.svc"
 nfiles=$(ls -A "$S" | wc -l)
 
+# Opening the FIFO would block for ever (no writer), reading /dev/zero
+# would never end: a capinit that did either would never bring good up
+# (nor answer), so good up at all is the proof; the time is a figure.
 t0=$(rb_ms)
 sv_start
 t_ok $? "capinit starts beside $((nfiles - 4)) hostile files and 4 valid ones"
-sv_wait good up 5
+sv_wait good up
+st=$?
 t1=$(rb_ms)
-t_ok $([ $((t1 - t0)) -lt 5000 ] && echo 0 || echo 1) "... without blocking (the FIFO, /dev/zero): good up after $((t1 - t0)) ms"
+t_ok $st "... without blocking (the FIFO, /dev/zero): good up (after $((t1 - t0)) ms)"
 pid=$(sv_pid)
-sv_wait out up 5
+sv_wait out up
 t_ok $? "out.svc, a symbolic link out of the directory, is followed: service 'out' runs"
-t_ok $([ -s "$T/out.stamp" ] && echo 0 || echo 1) "... its command (from the link's target) ran"
+rb_until 60 test -s "$T/out.stamp"
+t_ok $? "... its command (from the link's target) ran"
+# the 4 valid ones are all up before the states are read
+sv_wait ok-name_1.2@x up && sv_wait "$(printf 'x%.0s' $(seq 64))" up
 sv_ctl status --json > "$T/st.json"
 # every service as: STATE "NAME" (JSON, ASCII) FAILURE
 "$PY" -c '
@@ -233,14 +271,15 @@ t_eq "$(sed -n 's/.*\(file too large\|line too long\|not a regular file\|is a di
 # read again at each reload
 printf 'command = %s stamp %s/out.stamp\nenvironment = SVC_NAME=out\nuser = nobody\n' "$HELPER" "$T" > "$T/elsewhere/target.svc"
 mkfifo "$S/fifo2.svc"
+# (a capinit blocked on the FIFO would not answer: capctl gives up after 30 s)
 t0=$(rb_ms)
 sv_ctl reload
-t_eq "$?" 0 "reload with one more FIFO among the files: ok"
+st=$?
 t1=$(rb_ms)
-t_ok $([ $((t1 - t0)) -lt 2000 ] && echo 0 || echo 1) "... without blocking ($((t1 - t0)) ms)"
+t_eq "$st" 0 "reload with one more FIFO among the files: ok, without blocking ($((t1 - t0)) ms)"
 sv_ctl restart out
 out_uid() { [ "$(sv_field out uid)" = "65534 65534 65534 65534" ]; }
-rb_until 5 out_uid
+rb_until 60 out_uid
 t_ok $? "the link's target, changed outside the directory, takes effect at the next start (out now runs as nobody)"
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
@@ -260,11 +299,13 @@ rc=$?
 exec 7>&-
 t_ok $rc "capinit starts with descriptor 7 open on a root-only file"
 t_ok "$([ -e /proc/"$(sv_pid)"/fd/7 ]; echo $?)" "control: capinit holds descriptor 7"
-sv_wait lsfd up 5
+sv_wait lsfd up
+lsfd_logged() { grep -q 'Z fds: ' "$T/log/lsfd.log" 2>/dev/null; }
+rb_until 60 lsfd_logged   # its line may reach the log after it exits
 t_eq "$(sed -n 's/^[^ ]*Z //p' "$T/log/lsfd.log")" "fds: 0 1 2 3" \
   "a service (nobody) gets stdin, stdout and stderr, none of capinit's inherited descriptors (3 is ls's own)"
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
 
-echo "# summary: hostile input: 8 changing requests from uid 65534 and 2 from a user namespace's uid 0 refused, 200 requests carrying 3200 descriptors, a client that never reads, 65 clients (the 65th waits), 512 from a reader (56 served, 448 waiting, 8 refused: kept for root), 5801 foreign notify datagrams (500 carrying 8000 descriptors; noted in $ign log lines), $((nfiles - 4)) hostile service files (21 refused, links followed, 6 not service files), an inherited descriptor: no state changed, no descriptor kept or passed on"
+echo "# summary: hostile input: 8 changing requests from uid 65534 and 2 from a user namespace's uid 0 refused, 200 requests carrying 3200 descriptors, a client that never reads, 65 clients (the 65th waits), 512 from a reader (56 served, 448 waiting, 8 refused: kept for root), $((5800 + extra)) foreign notify datagrams (500 carrying 8000 descriptors; noted in $ign log lines), $((nfiles - 4)) hostile service files (21 refused, links followed, 6 not service files), an inherited descriptor: no state changed, no descriptor kept or passed on"
 t_done

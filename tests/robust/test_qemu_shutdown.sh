@@ -128,7 +128,7 @@ done
 boot() {
   b_dir=$out/$1 b_root=$2 b_data=$3
   shift 3
-  qemu_watch "$b_dir" 120 0 -kernel "$kernel" -initrd "$out/img/stage1.cpio.gz" \
+  qemu_watch "$b_dir" 600 0 -kernel "$kernel" -initrd "$out/img/stage1.cpio.gz" \
     -drive "file=$b_root,format=raw,if=virtio" -drive "file=$b_data,format=raw,if=virtio" "$@"
   tr -d '\r' < "$b_dir/results.txt" > "$b_dir/results" 2>/dev/null
   echo "$end $rc $wall" > "$b_dir/end"

@@ -38,13 +38,13 @@ t_ok $? "capinit starts in its own PID and mount namespaces" || {
   t_done
   exit 1
 }
-sv_wait marker up 30
+sv_wait marker up
 # its sleep comes after 60 other processes
 find_marker() {
   sv_in sh -c 'for c in /proc/[0-9]*/cmdline; do [ "$(tr "\0" " " < "$c")" = "/bin/sleep 31337 " ] && basename "$(dirname "$c")"; done' 2>/dev/null | head -n 1
 }
 n=0
-while [ -z "$(find_marker)" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+while [ -z "$(find_marker)" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 MARK=$(find_marker)
 t_ok "$([ "${MARK:-0}" -gt 10 ]; echo $?)" "the marker runs in capinit's namespace (pid $MARK there, above what a new namespace reaches)"
 
@@ -138,7 +138,7 @@ field() { echo "$1" | sed -n "s|^$2=||p"; }
 
 while IFS='|' read -r name keys env ref; do
   svc=ct-$name
-  sv_wait "$svc" up 60 || sv_wait "$svc" down 1
+  sv_wait "$svc" up || sv_wait "$svc" down 1
   got=$(sed 's/^[^ ]* //' "$T/log/$svc.log" 2>/dev/null | grep '^[a-z./]*=' | words)
   # shellcheck disable=SC2086
   want=$(sv_in env MARK="$MARK" $env P="/bin/sh $PROBE_SH" sh -c "$ref" 2>&1 | words)
@@ -177,7 +177,7 @@ t_eq "$(g all ns.mnt) $(g all ns.pid) $(g all ns.ipc) $(g all ns.uts) $(g all ns
   "all together, uid 0 noroot: 5 namespaces of its own, / and /proc/sys EROFS, no marker, bind-ro EROFS, read-write ok"
 
 # ------------------------------------------------ the daemons, verified
-sv_wait ct-daemon up 30 && sv_wait ct-jail up 30
+sv_wait ct-daemon up && sv_wait ct-jail up
 t_ok $? "two contained daemons up"
 out=$(sv_ctl verify ct-daemon ct-jail)
 t_eq "$?:$(echo "$out" | tr '\t' ' ' | tr '\n' ,)" "0:name=ct-daemon result=ok,name=ct-jail result=ok," \
@@ -191,13 +191,20 @@ NS=$(sv_in readlink "/proc/$DPID/ns/pid")
 in_ns() { # the processes of the daemon's PID namespace: "PID STATE NAME" each
   sv_in sh -c 'for d in /proc/[0-9]*; do [ "$(readlink $d/ns/pid 2>&1)" = "$1" ] && echo "${d#/proc/} $(sed -n "s/^State:[[:space:]]*\([A-Z]\).*/\1/p" $d/status) $(cat $d/comm)"; done' sh "$NS" 2>/dev/null
 }
-ORPHAN=$(in_ns | awk '$3 == "sleep" { print $1 }' | while read -r p; do
-  sv_in cat "/proc/$p/cmdline" | tr '\0' ' ' | grep -q 31339 && echo "$p"; done)
+orphan() { # the pid of sleep 31339 once the reaper holds it (up at its exec, the daemon forks it after)
+  in_ns | awk '$3 == "sleep" { print $1 }' | while read -r p; do
+    sv_in cat "/proc/$p/cmdline" | tr '\0' ' ' | grep -q 31339 &&
+      [ "$(sv_in sed -n 's/^PPid:[[:space:]]*//p' "/proc/$p/status")" = "$REAPER" ] && echo "$p"
+  done
+}
+n=0
+while [ -z "$(orphan)" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
+ORPHAN=$(orphan)
 t_eq "$(sv_in sed -n 's/^PPid:[[:space:]]*//p' "/proc/${ORPHAN:-0}/status")" "$REAPER" \
   "an orphan of the daemon (sleep 31339) is the reaper's child"
 sv_in kill -TERM "$ORPHAN"
 n=0
-while in_ns | grep -q "^$ORPHAN " && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+while in_ns | grep -q "^$ORPHAN " && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 t_eq "$(in_ns | awk -v o="$ORPHAN" '$1 == o || $2 == "Z"')" "" "... killed, it is reaped: no zombie in the namespace"
 
 # control: a tree changed behind capinit's back is found
@@ -205,16 +212,26 @@ sv_in nsenter -t "$DPID" -m mount -o remount,bind,rw /
 out=$(sv_ctl verify ct-daemon)
 t_eq "$?:$(echo "$out" | tr '\t' ' ')" "1:name=ct-daemon result=differs field=mount:/ live=rw predicted=ro" \
   "control: / remounted writable in the daemon's namespace: verify says so (exit 1)"
+sv_in nsenter -t "$DPID" -m mount -o remount,bind,ro /
+out=$(sv_ctl verify ct-daemon)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=ct-daemon result=ok" "... read-only again: verify passes"
+# its /proc replaced by one of capinit's PID namespace: pid 2 there is not
+# the daemon
+sv_in nsenter -t "$DPID" -m mount -t proc proc /proc
+out=$(sv_ctl verify ct-daemon)
+echo "$?:$(echo "$out" | tr '\t' ' ')" | grep -Eqx "1:name=ct-daemon result=differs field=proc live=(another|no) process at pid 2 predicted=the command at pid 2"
+t_ok $? "control: a /proc of another PID namespace over its own: verify says so (exit 1: $(echo "$out" | tr '\t' ' '))"
+sv_in nsenter -t "$DPID" -m umount /proc
 
 sv_ctl signal HUP ct-daemon
 n=0
-while ! grep -q HUP "$T/rw/events" 2>/dev/null && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+while ! grep -q HUP "$T/rw/events" 2>/dev/null && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 t_eq "$(cat "$T/rw/events" 2>/dev/null)" HUP "capctl signal HUP: the reaper passes it on to the daemon"
 sv_ctl stop ct-daemon
-sv_wait ct-daemon down 30
+sv_wait ct-daemon down
 t_eq "$(tr '\n' ' ' < "$T/rw/events")" "HUP TERM " "capctl stop: the stop signal reaches the daemon (it has a handler; PID 2)"
 n=0
-while [ -n "$(in_ns)" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+while [ -n "$(in_ns)" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 t_eq "$(in_ns)" "" "stopped: no process of its PID namespace is left (sleep 31338, the reaper)"
 t_eq "$(sv_field ct-daemon last_exit)" "exit 0" "the daemon's own exit status is the service's (exit 0 on TERM)"
 

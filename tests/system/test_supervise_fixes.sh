@@ -37,9 +37,9 @@ EOF
 chmod 666 "$T/stamps"
 
 sv_start
-sv_wait web up 10 && sv_wait late up 10
+sv_wait web up && sv_wait late up
 t_ok $? "web and late (after web) are up"
-sv_wait app up 10
+sv_wait app up
 t_ok $? "app, enabled, is up"
 t_eq "$(sv_field db state)" "up" "db, disabled but a dependency of app, was brought up at boot"
 t_eq "$(sv_field bad state)" "failed" "control: the invalid file is refused"
@@ -49,7 +49,7 @@ printf 'command = %s stamp %s\nuser = nobodyy\nmode = noroot\nenvironment = SVC_
 sv_ctl reload >/dev/null
 old=$(sv_field web pid)
 sv_ctl restart web >/dev/null
-sv_wait web failed 10
+sv_wait web failed
 t_ok $? "web, now invalid, is failed after its restart (nothing runs)"
 t_eq "$(sv_field web pid)" "0" "no process for web"
 t_ok "$(sv_in sh -c "[ -d /proc/$old ] && echo 1 || echo 0")" "the old web process is gone"
@@ -59,15 +59,15 @@ printf 'command = %s stamp %s\nuser = nobody\nmode = noroot\nenvironment = SVC_N
 printf 'command = %s stamp %s\nenvironment = SVC_NAME=bad\n' "$HELPER" "$T/stamps" > "$T/c/services/bad.svc"
 sv_ctl reload >/dev/null
 sv_ctl start web >/dev/null
-sv_wait web up 10
+sv_wait web up
 t_ok $? "web, fixed, starts again after reload"
 t_eq "$(sv_field web uid)" "65534 65534 65534 65534" "web runs as nobody again"
-sv_wait bad up 10
+sv_wait bad up
 t_ok $? "bad, fixed, runs after reload"
 
 # stopping a service that another one is only ordered after
 sv_ctl stop web >/dev/null
-sv_wait web down 10
+sv_wait web down
 t_ok $? "stop web: down although late (after web) stays up"
 t_eq "$(sv_field late state)" "up" "late stays up"
 
@@ -75,10 +75,10 @@ t_eq "$(sv_field late state)" "up" "late stays up"
 printf 'command = %s stamp %s\ncapabilities = sys_resource\nuser = nobody\nenvironment = SVC_NAME=cap\n' "$HELPER" "$T/stamps" > "$T/c/services/cap.svc"
 sv_ctl reload >/dev/null
 if grep -q '^CapBnd:.*' /proc/self/status && [ $(( 0x$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status) >> 24 & 1 )) = 0 ]; then
-  sv_wait cap failed 10
+  sv_wait cap failed
   t_ok $? "cap (cap_sys_resource, outside this bounding set) fails at a privilege stage"
   sv_ctl stop cap >/dev/null
-  sv_wait cap down 5
+  sv_wait cap down
   t_ok $? "stop of the failed cap: down"
 else
   echo "# cap_sys_resource is in the bounding set here: the failed-stop case uses a cap outside it"
@@ -96,7 +96,7 @@ sv_in setpriv --securebits=+noroot,+noroot_locked --bounding-set=-all --inh-caps
 t_eq "$?" 0 "it may read the status"
 sv_in "$CAPCTL" stop bad -r "$T/run" >/dev/null
 t_eq "$?" 0 "control: root with capinit's capabilities, in the same namespace, may stop"
-sv_wait bad down 5
+sv_wait bad down
 t_ok $? "bad stopped"
 
 # one capinit per runtime directory
@@ -119,7 +119,7 @@ printf 'command = %s stamp %s\nenvironment = SVC_NAME=ns\n' "$HELPER" "$T/stamps
 unshare --pid --fork --mount-proc "$CAPINIT" -c "$T/c2" -r "$T/run2" >"$T/ns.out" 2>&1 &
 u=$!
 n=0
-while ! grep -q "all 1 services ready" "$T/ns.out" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+while ! grep -q "all 1 services ready" "$T/ns.out" && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 kill -TERM "$(cat /proc/$u/task/*/children | tr ' ' '\n' | head -n 1)"
 wait $u
 t_eq "$?:$(grep -c 'booting' "$T/ns.out")" "0:0" "PID 1 of a PID namespace without --container: no boot, exit 0 on SIGTERM"

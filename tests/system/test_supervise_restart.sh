@@ -5,6 +5,12 @@
 # delay; restart = never and on-failure; a start that fails at a privilege
 # stage is failed, names the stage, is not retried, and capctl start tries
 # again.
+#
+# The delays capinit chooses are checked exactly, from its log; the
+# services' stamps show that each was honoured (a start never comes sooner
+# than its delay after the death).  How much later it comes depends on the
+# machine's load: a figure (# summary), bounded only by a generous 10 s,
+# which catches a restart that waits for something else than its timer.
 B=${1:-build}
 . tests/lib.sh
 . tests/supervise_lib.sh
@@ -40,14 +46,13 @@ late() {
   printf '%s\n' "$2" | tr ' ' '\n' | grep . > "$T/m"
   paste -d' ' "$T/g" "$T/m" | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 - $2 } END { print "" }'
 }
-# Tolerance.  A gap between two start stamps is never shorter than the
-# delay (the delay starts after the death, which is after the stamp, and
-# both clocks count whole ms): the lower bound is exact.  It is longer by
-# the exit, the reap, the fork and exec of the next start: 1-5 ms on an
-# idle machine, up to ~40 ms with both CPUs busy; 150 ms allows for other
-# test runs sharing the machine.  The delays themselves are checked
-# exactly, from capinit's log.
-SLACK=150
+# A gap between two start stamps is never shorter than the delay (the
+# delay starts after the death, which is after the stamp, and both clocks
+# count whole ms): the lower bound is exact.  It is longer by the exit,
+# the reap, the fork and exec of the next start: 1-5 ms on an idle
+# machine, 150 ms and more when other work shares it.  SLACK is far above
+# that: a restart later than that did not come from its timer.
+SLACK=10000
 all_within() { # "LATENESS..."
   for x in $1; do in_range "$x" 0 $SLACK || return 1; done
 }
@@ -58,11 +63,11 @@ command = $HELPER exit 1 $T/crash
 restart-delay = 100ms
 restart-delay-max = 800ms
 EOF
-# runs 1.2 s then fails: restarted at once (its restart-delay is 500 ms, so
-# a delayed restart would show)
+# runs 1.2 s then fails: restarted at once (its restart-delay is 20 s, so
+# a delayed restart would show, beyond SLACK)
 svc healthy <<EOF
 command = $HELPER run 1200 1 $T/healthy
-restart-delay = 500ms
+restart-delay = 20s
 EOF
 # dies at once three times, then runs 1.2 s (a healthy run), then dies at
 # once again: the delay is back to 100 ms
@@ -118,41 +123,54 @@ sv_start
 t_ok $? "capinit starts"
 
 # --- the crash loop: 7 starts, 6 gaps
-wait_lines "$T/crash" 7 8
+wait_lines "$T/crash" 7 60
 t_ok $? "crash loop: 7 starts"
 t_eq "$(delays "$T/log/crash.log" 6)" "100 200 400 800 800 800 " \
   "crash loop: capinit's delays double from restart-delay (100 ms) to restart-delay-max (800 ms), then stay"
 g=$(head -n 7 "$T/crash" | gaps /dev/stdin)
 l=$(late "$g" "100 200 400 800 800 800")
 all_within "$l"
-t_ok $? "crash loop: start-to-start gaps $g ms: each its delay +0..$SLACK ms (late by $l)"
-t_eq "$(sv_field crash state)" "backoff" "crash loop: waiting in state backoff"
-r=$(sv_field crash restarts)
-n=$(count "$T/crash")
+t_ok $? "crash loop: start-to-start gaps $g ms: each at least its delay (late by $l)"
+crash_late=$l
+# crash spends most of its time in backoff, a moment starting: a state,
+# its restarts and its starts, read when the starts did not change around
+# the status read, and in state backoff (every start has died)
+backoff_read() {
+  n=$(count "$T/crash")
+  set -- $(sv_ctl status --json crash | sed -n 's/^    "\(state\|restarts\|last_exit\)": "*\([^",]*\)"*,*$/\2/p')
+  st=$1 r=$2 le="$3 $4"
+  [ "$st" = backoff ] && [ "$(count "$T/crash")" = "$n" ]
+}
+i=0
+while ! backoff_read && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+t_eq "$st" "backoff" "crash loop: waiting in state backoff"
 t_eq "$r" "$n" "crash loop: restarts counts every death ($n starts so far)"
-t_eq "$(sv_field crash last_exit)" "exit 1" "crash loop: last_exit"
+t_eq "$le" "exit 1" "crash loop: last_exit"
 
 # --- restart at once after a run of >= 1 s
-wait_lines "$T/healthy" 3 6
+wait_lines "$T/healthy" 3 60
 t_ok $? "healthy: started three times"
 t_eq "$(delays "$T/log/healthy.log" 2)" "0 0 " "healthy: capinit restarts it at once after each 1.2 s run"
 g=$(head -n 3 "$T/healthy" | gaps /dev/stdin)
 l=$(late "$g" "1200 1200")
 all_within "$l"
-t_ok $? "healthy: gaps $g ms: 1.2 s of run, restarted $l ms after the death (its restart-delay is 500 ms)"
+t_ok $? "healthy: gaps $g ms: 1.2 s of run, restarted $l ms after the death, not after its restart-delay of 20 s"
 
 # --- reset after a healthy run
-wait_lines "$T/reset" 7 8
+wait_lines "$T/reset" 7 60
 t_ok $? "reset: 7 starts"
 t_eq "$(delays "$T/log/reset.log" 6)" "100 200 400 0 100 200 " \
   "reset: delays 100, 200, 400, then at once after the 1.2 s run, then 100, 200 again (not 800)"
 g=$(head -n 7 "$T/reset" | gaps /dev/stdin)
 l=$(late "$g" "100 200 400 1200 100 200")
 all_within "$l"
-t_ok $? "reset: gaps $g ms: each its delay (or the 1.2 s run) +0..$SLACK ms (late by $l)"
+t_ok $? "reset: gaps $g ms: each at least its delay (or the 1.2 s run) (late by $l)"
+reset_late=$l
 
-# --- restart = never, on-failure
-sleep 0.3  # onf1 has restarted a few times by now
+# --- restart = never, on-failure: once onf1 (restart-delay 100 ms, as the
+# others) has been restarted twice, a restart of the others would have come
+sv_wait nev0 down && sv_wait nev3 failed && sv_wait onf0 down
+wait_lines "$T/onf1" 3 60
 t_eq "$(sv_field nev0 state) $(sv_field nev0 wanted) $(count "$T/nev0")" "down down 1" \
   "restart = never: exit 0: down, no longer wanted, started once"
 t_eq "$(sv_field nev3 state) $(sv_field nev3 failure) $(count "$T/nev3")" "failed exit 3 1" \
@@ -166,9 +184,9 @@ t_eq "$(sv_field nev0 restarts) $(sv_field nev3 restarts) $(sv_field onf0 restar
   "restart = never, on-failure after exit 0: no restart counted"
 
 # --- a privilege stage fails
-sv_wait privok up 2
+sv_wait privok up
 t_ok $? "privilege control: the same service with net_admin is up"
-sv_wait priv failed 2
+sv_wait priv failed
 t_ok $? "privilege: with $missing (outside the bounding set $bnd) it is failed"
 f=$(sv_field priv failure)
 case $f in
@@ -178,19 +196,21 @@ esac
 t_ok $r "privilege: status names the stage, what and why: '$f'"
 t_eq "$(count "$T/priv") $(sv_field priv pid) $(sv_field priv restarts)" "0 0 0" \
   "privilege: the command never ran; no process; no restart"
-sleep 1.5
+# a retry would come after restart-delay (100 ms); crash, restarted every
+# 800 ms by now, starts twice meanwhile
+wait_lines "$T/crash" $(($(count "$T/crash") + 2)) 60
 t_eq "$(grep -c 'service priv: fatal: start failed at stage inheritable' "$T/capinit.out") $(sv_field priv state)" "1 failed" \
-  "privilege: tried once in 1.5 s, not retried"
+  "privilege: tried once, not retried (while crash started twice more)"
 sv_ctl start priv >/dev/null
 t_eq "$?" 0 "capctl start priv: ok"
-n=40
+n=1200
 while [ "$(grep -c 'service priv: fatal: start failed' "$T/capinit.out")" -lt 2 ] && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
 t_eq "$(grep -c 'service priv: fatal: start failed at stage inheritable' "$T/capinit.out")" 2 \
   "privilege: capctl start tries again (a second attempt)"
-sv_wait priv failed 2
+sv_wait priv failed
 t_ok $? "privilege: and it fails the same way"
 
 sv_stop
 t_eq "$sv_rc" 0 "SIGTERM: capinit exits 0"
-echo "# summary: backoff 100..800 (6 gaps), at-once after >= 1 s, reset, never/on-failure, privilege stage not retried: $t_n checks"
+echo "# summary: backoff 100..800 (6 gaps), at-once after >= 1 s, reset, never/on-failure, privilege stage not retried: $t_n checks; restarts later than their delay by: crash $crash_late, reset $reset_late ms"
 t_done

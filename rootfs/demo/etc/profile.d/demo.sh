@@ -7,7 +7,7 @@
 if [ -e /etc/capinit/services/demo.svc ] && [ ! -e /tmp/demo/console.done ]; then
   mkdir -p /tmp/demo
   demo_i=0
-  while [ ! -e /tmp/demo/go ] && [ $demo_i -lt 300 ]; do sleep 0.1; demo_i=$((demo_i + 1)); done
+  while [ ! -e /tmp/demo/go ] && [ $demo_i -lt 3000 ]; do sleep 0.1; demo_i=$((demo_i + 1)); done
   demo_try() { # KEY WHAT WHY COMMAND...: run it, say what happened
     demo_key=$1 demo_what=$2 demo_why=$3
     shift 3

@@ -6,7 +6,7 @@
 # TAP to /dev/ttyS1, then DONE, then capctl poweroff.
 . /test/tap.sh
 i=0
-until capctl status runner >/dev/null 2>&1 || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+until capctl status runner >/dev/null 2>&1 || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
 
 t_eq "$(readlink /proc/1/exe)" /sbin/init "PID 1 is capinit"
 t_eq "$(/test/tool getcap /test/svc_helper)" 0100000200200000000000000000000000000000 \
