@@ -14,7 +14,11 @@
  *
  * The collector, a child of the supervisor from then on:
  *   1. reads records until N distinct services have written one: cold
- *      start = the latest record's timestamp - t0;
+ *      start = the latest record's timestamp - t0; with -G (the run is in
+ *      a cgroup of its own, cgroup v2), also the CPU time that all its
+ *      processes used until then (cpu.stat: exited ones included) and the
+ *      time some of them were runnable but waiting for a CPU taken by
+ *      other work (cpu.pressure, "some": the machine's load);
  *   2. checks one service's /proc/PID/status (-p: the privileged state,
  *      uid/gid 65534, no groups, every capability set = cap_net_bind_service);
  *      -C LIST (contained: LIST of mnt,pid,ipc,uts,net): every service is in
@@ -45,7 +49,7 @@
  * collector exits 1.  Every wait has a deadline.
  *
  * Options: -n N (required), -f FIFO, -o OUT, -l LOG (the supervisor's
- * stdout and stderr), -c, -M, -p, -C LIST, -H NAME, -L, -s SETTLE_MS (500),
+ * stdout and stderr), -c, -M, -p, -C LIST, -H NAME, -L, -G, -s SETTLE_MS (500),
  * -i IDLE_MS (10000), -k TRIALS (30), -T COLD_DEADLINE_S (300). */
 #include <ctype.h>
 #include <dirent.h>
@@ -207,6 +211,51 @@ static void check_service(long pid, int privileged)
   if (strcmp(field(st, "Groups", v, sizeof v), ""))
     fail("privileged service %ld: Groups is '%s', not empty", pid, v);
   fprintf(out, "check privileged pid=%ld CapInh=CapPrm=CapEff=CapBnd=CapAmb=0000000000000400 Uid=Gid=65534 Groups=none\n", pid);
+}
+
+/* ------------------------------------------------------------ the cgroup */
+
+/* The file name of the collector's cgroup (cgroup v2: the mount point of
+ * cgroup2 + the "0::" path of /proc/self/cgroup), or 0. */
+static char const *cg_file(char const *name)
+{
+  static char path[1024];
+  char buf[8192], cg[512] = "", *p;
+  int n = 0;
+  if (read_file("/proc/self/cgroup", buf, sizeof buf) <= 0) return 0;
+  for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : 0)
+    if (!strncmp(p, "0::", 3)) {
+      n = (int)strcspn(p + 3, "\n");
+      snprintf(cg, sizeof cg, "%.*s", n, p + 3);
+      break;
+    }
+  if (!cg[0] || !strcmp(cg, "/")) return 0;
+  if (read_file("/proc/self/mountinfo", buf, sizeof buf) <= 0) return 0;
+  for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : 0) {
+    char mnt[512];
+    char *sep = strstr(p, " - cgroup2 ");
+    if (!sep || (strchr(p, '\n') && sep > strchr(p, '\n'))) continue;
+    if (sscanf(p, "%*s %*s %*s %*s %511s", mnt) != 1) continue;
+    snprintf(path, sizeof path, "%s%s/%s", mnt, cg, name);
+    return path;
+  }
+  return 0;
+}
+
+/* CPU time used by the cgroup and time stalled waiting for a CPU (the
+ * "some" total of cpu.pressure), in µs; -1 if not readable. */
+static int cg_cpu(uint64_t *cpu_us, uint64_t *stall_us)
+{
+  char buf[1024], v[64], *t;
+  char const *f = cg_file("cpu.stat");
+  if (!f || read_file(f, buf, sizeof buf) <= 0) return -1;
+  for (t = buf; *t; t++) if (*t == ' ') *t = ':';  /* "key value" as "key:value" for field() */
+  *cpu_us = strtoull(field(buf, "usage_usec", v, sizeof v), 0, 10);
+  f = cg_file("cpu.pressure");
+  if (!f || read_file(f, buf, sizeof buf) <= 0 || strncmp(buf, "some ", 5) || !(t = strstr(buf, "total=")))
+    return -1;
+  *stall_us = strtoull(t + 6, 0, 10);
+  return 0;
 }
 
 /* ------------------------------------------------ the supervision tree */
@@ -642,7 +691,8 @@ static void restarts(int trials)
 
 typedef struct options_s {
   size_t n;
-  int cold_only, mem_only, privileged, trials, lo;
+  int cold_only, mem_only, privileged, trials, lo, cgroup;
+  uint64_t cpu0_us, stall0_us;  /* -G: the cgroup's at the handshake */
   char const *own, *hostname;  /* -C, -H: 0 if not given */
   uint64_t settle_ns, idle_ns, cold_deadline_ns;
 } options;
@@ -679,6 +729,12 @@ static void collect(options const *o, uint64_t volatile const *t0)
   if (!*t0 || last < *t0) fail("no exec timestamp");
   fprintf(out, "services %zu\ncold_ns %llu\nfirst_ns %llu\n", nsvc, (unsigned long long)(last - *t0),
           (unsigned long long)(first - *t0));
+  if (o->cgroup) {
+    uint64_t cpu, stall;
+    if (cg_cpu(&cpu, &stall) < 0) fail("-G: no cpu.stat or cpu.pressure for the run's cgroup");
+    fprintf(out, "cold_cpu_us %llu\ncold_stall_us %llu\n", (unsigned long long)(cpu - o->cpu0_us),
+            (unsigned long long)(stall - o->stall0_us));
+  }
   resolve_pids();
   check_service(svc_pid[0], o->privileged);
   if (o->own) check_contained(o->own, o->hostname, o->lo);
@@ -706,7 +762,7 @@ int main(int argc, char **argv)
 
   memset(&o, 0, sizeof o);
   o.trials = 30;
-  while ((opt = getopt(argc, argv, "n:f:o:l:cMpC:H:Ls:i:k:T:")) != -1) {
+  while ((opt = getopt(argc, argv, "n:f:o:l:cMpC:H:LGs:i:k:T:")) != -1) {
     switch (opt) {
       case 'n': o.n = strtoul(optarg, 0, 10); break;
       case 'f': fifo_path = optarg; break;
@@ -718,6 +774,7 @@ int main(int argc, char **argv)
       case 'C': o.own = optarg; break;
       case 'H': o.hostname = optarg; break;
       case 'L': o.lo = 1; break;
+      case 'G': o.cgroup = 1; break;
       case 's': settle_ms = strtoull(optarg, 0, 10); break;
       case 'i': idle_ms = strtoull(optarg, 0, 10); break;
       case 'k': o.trials = atoi(optarg); break;
@@ -726,7 +783,7 @@ int main(int argc, char **argv)
     }
   }
   if (!o.n || !fifo_path || !out_path || optind >= argc) {
-    fputs("nsrun: usage: nsrun -n N -f FIFO -o OUT [-l LOG] [-c | -M] [-p] [-C LIST [-H NAME] [-L]] [-s MS] [-i MS] [-k TRIALS] [-T S] -- SUPERVISOR ARGS...\n", stderr);
+    fputs("nsrun: usage: nsrun -n N -f FIFO -o OUT [-l LOG] [-c | -M] [-p] [-C LIST [-H NAME] [-L]] [-G] [-s MS] [-i MS] [-k TRIALS] [-T S] -- SUPERVISOR ARGS...\n", stderr);
     return 100;
   }
   o.settle_ns = settle_ms * 1000000ull;
@@ -749,6 +806,7 @@ int main(int argc, char **argv)
     if (fd < 0 || !(out = fdopen(fd, "w"))) fail("open %s: %s", out_path, strerror(errno));
     fifo = open(fifo_path, O_RDWR | O_CLOEXEC);  /* never an end of file */
     if (fifo < 0) fail("open %s: %s", fifo_path, strerror(errno));
+    if (o.cgroup && cg_cpu(&o.cpu0_us, &o.stall0_us) < 0) fail("-G: no cpu.stat or cpu.pressure for the run's cgroup");
     if (write(hs[1], "x", 1) != 1) fail("handshake: %s", strerror(errno));
     close(hs[1]);
     collect(&o, t0);

@@ -170,6 +170,10 @@ function ct_prepare(   i, n, r, j, v, c, p, x, y) {
           exit 1
         }
         add(n SUBSEP v SUBSEP "cold", ctv(n, r, v, "cold_ns"))
+        if (ctv(n, r, v, "cold_cpu_us") != "") {
+          add(n SUBSEP v SUBSEP "cpu", ctv(n, r, v, "cold_cpu_us"))
+          add(n SUBSEP v SUBSEP "stall", ctv(n, r, v, "cold_stall_us"))
+        }
         add(n SUBSEP v SUBSEP "settle", ctv(n, r, v, "netns_settle_ns"))
         if (j > 1) add(n SUBSEP v SUBSEP "teardown", ctv(n, r, v, "netns_settle_ns") - ctv(n, r, "ctplain", "netns_settle_ns"))
         if (ctv(n, r, v, "helpers") != "") {
@@ -188,6 +192,10 @@ function ct_prepare(   i, n, r, j, v, c, p, x, y) {
       add(n SUBSEP "r_plain", c / ctv(n, r, "ctplain", "cold_ns"))
       add(n SUBSEP "r_nonet", c / ctv(n, r, "ctnonet", "cold_ns"))
       add(n SUBSEP "r_chain_plain", ctv(n, r, "chain", "cold_ns") / ctv(n, r, "ctplain", "cold_ns"))
+      if (ctv(n, r, "chain", "cold_cpu_us") > 0) {
+        add(n SUBSEP "rcpu_chain", ctv(n, r, "ct", "cold_cpu_us") / ctv(n, r, "chain", "cold_cpu_us"))
+        add(n SUBSEP "rcpu_chainbare", ctv(n, r, "ct", "cold_cpu_us") / ctv(n, r, "chainbare", "cold_cpu_us"))
+      }
       p = V[n, r, "priv", "capinit", "cold_ns"]
       if (p > 0) add(n SUBSEP "r_priv", c / p)
       add(n SUBSEP "netns", (c - ctv(n, r, "ctnonet", "cold_ns")) / n)
@@ -236,15 +244,16 @@ function ct_table(   i, j, n, v, hv) {
   printf "application containers: medians over %s round(s); ratios to the run of the same round\n", M["rounds"]
   for (i = 1; i <= nC; i++) {
     n = cns[i]
-    printf "N = %s\n  %-10s %10s %12s %12s %12s\n", n, "", "cold ms", "capinit KiB", "helper KiB", "netns ms"
+    printf "N = %s\n  %-10s %10s %9s %9s %12s %12s %12s\n", n, "", "cold ms", "CPU ms", "stall ms", "capinit KiB", "helper KiB", "netns ms"
     for (j = 1; j <= 5; j++) {
       v = CTV[j]
-      printf "  %-10s %10s %12s %12s %12s\n", v, f1(S(cell(n SUBSEP v SUBSEP "cold"), "med", 1e6)),
+      printf "  %-10s %10s %9s %9s %12s %12s %12s\n", v, f1(S(cell(n SUBSEP v SUBSEP "cold"), "med", 1e6)),
+        f1(S(cell(n SUBSEP v SUBSEP "cpu"), "med", 1e3)), f1(S(cell(n SUBSEP v SUBSEP "stall"), "med", 1e3)),
         f1(S(cell(n SUBSEP v SUBSEP "supmem"), "med", 1)), f1(S(cell(n SUBSEP v SUBSEP "helperuss"), "med", 1)),
         f1(S(cell(n SUBSEP v SUBSEP "teardown"), "med", 1e6))
     }
-    printf "  ct/chain %s, ct/chainbare %s, ct/ctplain %s, ct/priv %s, ct/ctnonet %s; network namespace %s µs per service;\n",
-      fr(S(cell(n SUBSEP "r_chain"), "med", 1)), fr(S(cell(n SUBSEP "r_chainbare"), "med", 1)), fr(S(cell(n SUBSEP "r_plain"), "med", 1)),
+    printf "  ct/chain %s (CPU %s), ct/chainbare %s, ct/ctplain %s, ct/priv %s, ct/ctnonet %s; network namespace %s µs per service;\n",
+      fr(S(cell(n SUBSEP "r_chain"), "med", 1)), fr(S(cell(n SUBSEP "rcpu_chain"), "med", 1)), fr(S(cell(n SUBSEP "r_chainbare"), "med", 1)), fr(S(cell(n SUBSEP "r_plain"), "med", 1)),
       fr(S(cell(n SUBSEP "r_priv"), "med", 1)), fr(S(cell(n SUBSEP "r_nonet"), "med", 1)), f1(S(cell(n SUBSEP "netns"), "med", 1000))
     printf "  capinit's memory per contained service: %s B more than a plain one (Rss + page tables; Pss: %s B)\n\n",
       f1(S(cell(n SUBSEP "memdiff"), "med", 1)), f1(S(cell(n SUBSEP "pssdiff"), "med", 1))
@@ -271,22 +280,29 @@ function ct_markdown(   i, j, n, v) {
   print "capinit's reapers (PID 1 of each service's namespace), or the baseline's waiting `unshare`; its Uss (private"
   print "pages) + page tables, median. The network namespaces' teardown is the time `netns_settle` waits after the run"
   print "(the kernel tears them down asynchronously), minus its own time after ctplain, which has none."
+  if (M["cgroup"] == "yes") {
+    print "Each run is in a cgroup of its own: CPU is the CPU time all its processes used from the supervisor's exec to"
+    print "the last record (`cpu.stat`, exited processes included: the chain's `hostname` and `ip`); waiting for a CPU is the"
+    print "time some of them were runnable while other work held the CPUs (`cpu.pressure`, \"some\"): the machine's load."
+  }
   for (i = 1; i <= nC; i++) {
     n = cns[i]
     print ""
     print "### Containers, N = " n
     print ""
-    print "| run | what | cold start ms | capinit KiB (Rss + PTE) | helpers | helper KiB (Uss + PTE) | network namespaces' teardown ms |"
-    print "|---|---|---:|---:|---:|---:|---:|"
+    print "| run | what | cold start ms | CPU ms | waiting for a CPU ms | capinit KiB (Rss + PTE) | helpers | helper KiB (Uss + PTE) | network namespaces' teardown ms |"
+    print "|---|---|---:|---:|---:|---:|---:|---:|---:|"
     for (j = 1; j <= 5; j++) {
       v = CTV[j]
-      print "| " v " | " ct_what(v) " | " mmm(cell(n SUBSEP v SUBSEP "cold"), 1e6) " | " mmm(cell(n SUBSEP v SUBSEP "supmem"), 1) \
+      print "| " v " | " ct_what(v) " | " mmm(cell(n SUBSEP v SUBSEP "cold"), 1e6) " | " mmm(cell(n SUBSEP v SUBSEP "cpu"), 1e3) \
+        " | " mmm(cell(n SUBSEP v SUBSEP "stall"), 1e3) " | " mmm(cell(n SUBSEP v SUBSEP "supmem"), 1) \
         " | " mmi(cell(n SUBSEP v SUBSEP "helpers")) " | " mmm(cell(n SUBSEP v SUBSEP "helperuss"), 1) \
         " | " (j == 1 ? "(" mmm(cell(n SUBSEP v SUBSEP "settle"), 1e6) ": netns_settle alone)" : mmm(cell(n SUBSEP v SUBSEP "teardown"), 1e6)) " |"
     }
     print ""
     print "- contained / chain: **" rmm(cell(n SUBSEP "r_chain")) "**; contained / bare chain: " rmm(cell(n SUBSEP "r_chainbare")) \
-      "; chain / plain: " rmm(cell(n SUBSEP "r_chain_plain")) "."
+      "; chain / plain: " rmm(cell(n SUBSEP "r_chain_plain")) "; in CPU time, contained / chain: " rmm(cell(n SUBSEP "rcpu_chain")) \
+      ", contained / bare chain: " rmm(cell(n SUBSEP "rcpu_chainbare")) "."
     print "- contained / plain: " rmm(cell(n SUBSEP "r_plain")) "; contained / privileged without container (the main rounds' run): " \
       rmm(cell(n SUBSEP "r_priv")) "; contained / contained without network namespace: " rmm(cell(n SUBSEP "r_nonet")) "."
     print "- per service: the container costs " mmm(cell(n SUBSEP "ctcost"), 1000) " µs ((contained − plain) / N), of which the network"

@@ -146,6 +146,14 @@ RES=$B/bench-results.txt
 upid=
 label=
 settle=
+# the runs' cgroups (cgroup v2), under run.sh's own: CGB/rK for the K-th run
+CGB=
+runs=0
+cg2=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
+cgself=$(sed -n 's/^0:://p' /proc/self/cgroup)
+if [ "$MODE" != report ] && [ -n "$cg2" ] && [ -n "$cgself" ] && mkdir "$cg2${cgself%/}/capinit-bench.$$" 2>/dev/null; then
+  CGB=$cg2${cgself%/}/capinit-bench.$$
+fi
 cold_deadline=120
 # Ends the current run: SIGKILL to the namespace's PID 1 (the supervisor)
 # kills every process of the namespace.  $upid is the subshell, its child
@@ -162,6 +170,7 @@ kill_run() {
 cleanup() {
   rm -f "$T/out"
   kill_run
+  [ -z "$CGB" ] || rmdir "$CGB"/r* "$CGB" 2>/dev/null
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -338,8 +347,18 @@ run_one() {
   # The collector writes the results to the FIFO $T/out.  If nsrun never
   # gets that far, the subshell's ": >" ends the wait (an end of file);
   # after a normal end, $T/out is removed first, so it just makes a file.
+  # In a cgroup of its own when there is one (nsrun -G): the CPU time of
+  # the whole run, exited processes included, and its stalls.
+  cg=
+  if [ -n "$CGB" ]; then
+    runs=$((runs + 1))
+    cg=$CGB/r$runs
+    mkdir "$cg" || die "unable to create the cgroup $cg"
+    set -- -G "$@"
+  fi
   (
-    unshare --pid --fork --mount-proc "$T/bin/nsrun" -n "$n" -f "$FIFO" -o "$T/out" \
+    sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1; shift; exec "$@"' sh "$cg" \
+      unshare --pid --fork --mount-proc "$T/bin/nsrun" -n "$n" -f "$FIFO" -o "$T/out" \
       -l "$T/sup.log" -T "$cold_deadline" "$@" 2>"$T/unshare.err"
     : >"$T/out"
   ) &
@@ -347,6 +366,7 @@ run_one() {
   timeout 1800 cat "$T/out" >"$T/res.txt"
   rm -f "$T/out"
   kill_run
+  [ -z "$cg" ] || rmdir "$cg" || die "unable to remove the cgroup $cg (a process of the run left?)"
   if ! grep -qx done "$T/res.txt"; then
     echo "bench: $sup ($v, N = $n, round $r) failed:" >&2
     sed 's/^/  /' "$T/res.txt" >&2
@@ -471,6 +491,7 @@ ver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
   echo "meta execline $(ver execline)"
   echo "meta setpriv $(ver util-linux)"
   echo "meta ctns $ctns"
+  echo "meta cgroup $([ -n "$CGB" ] && echo yes || echo no)"
   echo "meta iproute2 $(ver iproute2)"
   echo "meta hostname $(ver hostname)"
   echo "meta dash $(ver dash)"
