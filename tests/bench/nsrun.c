@@ -39,7 +39,9 @@
  *      Uss = Private_Clean + Private_Dirty, Anonymous, VmPTE) and the other
  *      processes' (capinit's reapers of private-pids services, the
  *      waiting unshare of the reference chain: their count, the sum of
- *      their Pss, medians of their Rss, Uss and VmPTE);
+ *      their Pss, medians of their Rss, Uss and VmPTE); and the CPU time
+ *      (schedstat) the supervisor, the other processes of the tree and the
+ *      services have used since they started;
  *   5. restart trials: SIGKILL the service that has run longest (waiting
  *      until it has run >= 1.2 s: s6-supervise and runsv delay restarts
  *      after shorter runs), latency = its replacement's record - the
@@ -586,11 +588,19 @@ static procmem proc_memory(long pid)
   return m;
 }
 
+/* CPU time a process has used (schedstat), ns. */
+static uint64_t cpu_ns(long pid)
+{
+  char path[64], buf[256];
+  snprintf(path, sizeof path, "/proc/%ld/schedstat", pid);
+  return read_file(path, buf, sizeof buf) > 0 ? strtoull(buf, 0, 10) : 0;
+}
+
 static void memory(void)
 {
   proc *v;
   size_t n = tree(&v), i, j, nh = 0;
-  uint64_t pss = 0, pte = 0, hpss = 0, *hrss, *huss, *hpte;
+  uint64_t pss = 0, pte = 0, hpss = 0, *hrss, *huss, *hpte, cpu_sup = 0, cpu_h = 0, cpu_s = 0;
   procmem sup;
   char names[1024] = "";
   memset(&sup, 0, sizeof sup);
@@ -604,7 +614,9 @@ static void memory(void)
     pte += m.pte;
     if (v[i].pid == 1) {
       sup = m;
+      cpu_sup = cpu_ns(1);
     } else {
+      cpu_h += cpu_ns(v[i].pid);
       hpss += m.pss;
       hrss[nh] = m.rss;
       huss[nh] = m.uss;
@@ -625,6 +637,9 @@ static void memory(void)
   fprintf(out, "sup_rss_kb %llu\nsup_pss_kb %llu\nsup_uss_kb %llu\nsup_anon_kb %llu\nsup_pte_kb %llu\n",
           (unsigned long long)sup.rss, (unsigned long long)sup.pss, (unsigned long long)sup.uss,
           (unsigned long long)sup.anon, (unsigned long long)sup.pte);
+  for (i = 0; i < nsvc; i++) cpu_s += cpu_ns(svc_pid[i]);
+  fprintf(out, "cpu_sup_ns %llu\ncpu_helpers_ns %llu\ncpu_services_ns %llu\n", (unsigned long long)cpu_sup,
+          (unsigned long long)cpu_h, (unsigned long long)cpu_s);
   fprintf(out, "helpers %zu\nhelper_pss_kb %llu\n", nh, (unsigned long long)hpss);
   if (nh)
     fprintf(out, "helper_rss_kb %llu\nhelper_uss_kb %llu\nhelper_pte_kb %llu\n",

@@ -177,6 +177,11 @@ function ct_prepare(   i, n, r, j, v, c, p, x, y) {
         add(n SUBSEP v SUBSEP "settle", ctv(n, r, v, "netns_settle_ns"))
         if (j > 1) add(n SUBSEP v SUBSEP "teardown", ctv(n, r, v, "netns_settle_ns") - ctv(n, r, "ctplain", "netns_settle_ns"))
         if (ctv(n, r, v, "helpers") != "") {
+          if (ctv(n, r, v, "cpu_sup_ns") != "") {
+            add(n SUBSEP v SUBSEP "cpusup", ctv(n, r, v, "cpu_sup_ns") / n)
+            add(n SUBSEP v SUBSEP "cpuhelpers", ctv(n, r, v, "cpu_helpers_ns") / n)
+            add(n SUBSEP v SUBSEP "cpusvc", ctv(n, r, v, "cpu_services_ns") / n)
+          }
           add(n SUBSEP v SUBSEP "supmem", supmem(n, r, v))
           add(n SUBSEP v SUBSEP "suppss", ctv(n, r, v, "sup_pss_kb") + ctv(n, r, v, "sup_pte_kb"))
           add(n SUBSEP v SUBSEP "helpers", ctv(n, r, v, "helpers"))
@@ -192,6 +197,10 @@ function ct_prepare(   i, n, r, j, v, c, p, x, y) {
       add(n SUBSEP "r_plain", c / ctv(n, r, "ctplain", "cold_ns"))
       add(n SUBSEP "r_nonet", c / ctv(n, r, "ctnonet", "cold_ns"))
       add(n SUBSEP "r_chain_plain", ctv(n, r, "chain", "cold_ns") / ctv(n, r, "ctplain", "cold_ns"))
+      if (ctv(n, r, "ct", "cold_cpu_us") != "") {
+        add(n SUBSEP "cpu_ctcost", (ctv(n, r, "ct", "cold_cpu_us") - ctv(n, r, "ctplain", "cold_cpu_us")) * 1000 / n)
+        add(n SUBSEP "cpu_netns", (ctv(n, r, "ct", "cold_cpu_us") - ctv(n, r, "ctnonet", "cold_cpu_us")) * 1000 / n)
+      }
       if (ctv(n, r, "chain", "cold_cpu_us") > 0) {
         add(n SUBSEP "rcpu_chain", ctv(n, r, "ct", "cold_cpu_us") / ctv(n, r, "chain", "cold_cpu_us"))
         add(n SUBSEP "rcpu_chainbare", ctv(n, r, "ct", "cold_cpu_us") / ctv(n, r, "chainbare", "cold_cpu_us"))
@@ -255,6 +264,10 @@ function ct_table(   i, j, n, v, hv) {
     printf "  ct/chain %s (CPU %s), ct/chainbare %s, ct/ctplain %s, ct/priv %s, ct/ctnonet %s; network namespace %s µs per service;\n",
       fr(S(cell(n SUBSEP "r_chain"), "med", 1)), fr(S(cell(n SUBSEP "rcpu_chain"), "med", 1)), fr(S(cell(n SUBSEP "r_chainbare"), "med", 1)), fr(S(cell(n SUBSEP "r_plain"), "med", 1)),
       fr(S(cell(n SUBSEP "r_priv"), "med", 1)), fr(S(cell(n SUBSEP "r_nonet"), "med", 1)), f1(S(cell(n SUBSEP "netns"), "med", 1000))
+    printf "  CPU per service: container %s µs, network namespace %s µs; by process, contained: capinit %s, reaper %s, service %s µs\n",
+      f1(S(cell(n SUBSEP "cpu_ctcost"), "med", 1000)), f1(S(cell(n SUBSEP "cpu_netns"), "med", 1000)),
+      f1(S(cell(n SUBSEP "ct" SUBSEP "cpusup"), "med", 1000)), f1(S(cell(n SUBSEP "ct" SUBSEP "cpuhelpers"), "med", 1000)),
+      f1(S(cell(n SUBSEP "ct" SUBSEP "cpusvc"), "med", 1000))
     printf "  capinit's memory per contained service: %s B more than a plain one (Rss + page tables; Pss: %s B)\n\n",
       f1(S(cell(n SUBSEP "memdiff"), "med", 1)), f1(S(cell(n SUBSEP "pssdiff"), "med", 1))
   }
@@ -305,9 +318,15 @@ function ct_markdown(   i, j, n, v) {
       ", contained / bare chain: " rmm(cell(n SUBSEP "rcpu_chainbare")) "."
     print "- contained / plain: " rmm(cell(n SUBSEP "r_plain")) "; contained / privileged without container (the main rounds' run): " \
       rmm(cell(n SUBSEP "r_priv")) "; contained / contained without network namespace: " rmm(cell(n SUBSEP "r_nonet")) "."
-    print "- per service: the container costs " mmm(cell(n SUBSEP "ctcost"), 1000) " µs ((contained − plain) / N), of which the network"
-    print "  namespace " mmm(cell(n SUBSEP "netns"), 1000) " µs ((contained − without network) / N); its teardown after the run " \
-      mmm(cell(n SUBSEP "ct" SUBSEP "teardown"), 1e3 * n) " µs per namespace."
+    print "- per service: the container costs " mmm(cell(n SUBSEP "ctcost"), 1000) " µs of cold start ((contained − plain) / N), of which the"
+    print "  network namespace " mmm(cell(n SUBSEP "netns"), 1000) " µs ((contained − without network) / N); in CPU time " \
+      mmm(cell(n SUBSEP "cpu_ctcost"), 1000) " µs, of which the network namespace " mmm(cell(n SUBSEP "cpu_netns"), 1000) " µs;"
+    print "  the network namespaces' teardown after the run " mmm(cell(n SUBSEP "ct" SUBSEP "teardown"), 1e3 * n) " µs per namespace."
+    print "- CPU per service by process (schedstat, the processes alive at rest): plain: capinit " mmm(cell(n SUBSEP "ctplain" SUBSEP "cpusup"), 1000) \
+      " µs, the service " mmm(cell(n SUBSEP "ctplain" SUBSEP "cpusvc"), 1000) " µs (its clone's work before exec included); contained: capinit " \
+      mmm(cell(n SUBSEP "ct" SUBSEP "cpusup"), 1000) " µs, its reaper " mmm(cell(n SUBSEP "ct" SUBSEP "cpuhelpers"), 1000) " µs, the service " \
+      mmm(cell(n SUBSEP "ct" SUBSEP "cpusvc"), 1000) " µs; chain: the waiting `unshare` " mmm(cell(n SUBSEP "chain" SUBSEP "cpuhelpers"), 1000) \
+      " µs, the service " mmm(cell(n SUBSEP "chain" SUBSEP "cpusvc"), 1000) " µs (without `hostname` and `ip`, which have exited)."
     print "- capinit's memory per contained service: " mmm(cell(n SUBSEP "memdiff"), 1) " B more than per plain one (Rss + page tables);"
     print "  with Pss instead of Rss: " mmm(cell(n SUBSEP "pssdiff"), 1) " B. The " mmi(cell(n SUBSEP "ct" SUBSEP "helpers")) " reapers: " \
       mmm(cell(n SUBSEP "ct" SUBSEP "helperuss"), 1) " KiB each (Uss + page tables), " mmm(cell(n SUBSEP "ct" SUBSEP "helperpss"), 1) \
