@@ -38,7 +38,8 @@
 # tests/bench/netns_settle.c waits until the kernel has torn down the
 # run's network namespaces (asynchronous: cleanup_net), so that no run
 # pays for the one before, and its time is recorded (after ctplain: its
-# own cost with nothing to wait for).
+# own cost with nothing to wait for), as is the time the kernel took to end
+# the run's processes (SIGKILL to its PID 1 until they are all reaped).
 #
 # Then, with the machine otherwise idle, the root-free appliance boots in
 # QEMU (TCG) BENCH_BOOTS times, one at a time: the stock image (rootfs/,
@@ -365,7 +366,11 @@ run_one() {
   upid=$!
   timeout 1800 cat "$T/out" >"$T/res.txt"
   rm -f "$T/out"
+  k0=$(date +%s%N)
   kill_run
+  # the containers' runs: how long the kernel takes to end every process
+  # of the run (their namespaces but the network ones go with them)
+  [ -z "$settle" ] || echo "kill_ns $(($(date +%s%N) - k0))" >>"$T/res.txt"
   [ -z "$cg" ] || rmdir "$cg" || die "unable to remove the cgroup $cg (a process of the run left?)"
   if ! grep -qx done "$T/res.txt"; then
     echo "bench: $sup ($v, N = $n, round $r) failed:" >&2
