@@ -441,6 +441,8 @@ function markdown(   i, j, n, s, v) {
   print "| s6 | " M["s6"] " (Debian), execline " M["execline"] " |"
   print "| runit | " M["runit"] " (Debian) |"
   print "| setpriv | util-linux " M["setpriv"] " (Debian) |"
+  if (M["ctns"] != "")
+    print "| containers' reference chain | `unshare` and `setpriv` of util-linux " M["setpriv"] ", `sh` dash " M["dash"] ", `hostname` " M["hostname"] ", `ip` iproute2 " M["iproute2"] " (Debian) |"
   print "| rounds | " M["rounds"] " + a warm-up; " M["trials"] " restarts per run; idle window " M["idle_ms"] / 1000 " s; " M["pairs"] " capinit plain/privileged pairs per round; microbenchmark " M["micro"] " iterations |"
   print "| load average | " M["load"] "; the run took " int(M["duration_s"] / 60) " min (other sessions share this machine) |"
   print ""
