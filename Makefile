@@ -417,12 +417,14 @@ install: all
 # ---- benchmark: make bench, make bench-quick (tests/bench/run.sh) --------
 # Not part of make check.  Builds capinit, the benchmark's own programs
 # (static musl, like the test probe) and installs the peers (mk/deps.sh
-# bench: s6, runit, execline, gnuplot); runs as root.  bench writes
+# bench: s6, runit, execline, gnuplot, and iproute2 and hostname for the
+# containers' reference chain); runs as root.  bench writes
 # docs/benchmarks.md and docs/bench-*.svg, and also boots the appliance in
 # QEMU (BENCH_BOOTS=3 times, TCG): it needs make image's inputs (QEMU, the
 # kernel, pinger, busybox; run.sh builds the image itself).  bench-quick
-# prints the ratio table only (about a minute, no boot: no image needed).
-BENCH_BINS := $(addprefix $(B)/bench/,svc_record baseline nsrun privsyscalls bootwatch)
+# prints the ratio table only (about a minute and a half, no boot: no
+# image needed).
+BENCH_BINS := $(addprefix $(B)/bench/,svc_record baseline nsrun privsyscalls netns_settle bootwatch)
 BENCH_STAMP := $(B)/.deps-bench
 
 .PHONY: bench bench-quick clean-bench

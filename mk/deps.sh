@@ -5,7 +5,8 @@
 # Groups: build (compile the binaries and man pages), check (run the tests),
 # fuzz (libFuzzer targets, also run briefly by the tests), san (make
 # check-asan: clang and the glibc libcap and skalibs), bench (the peers
-# and tools of make bench: s6, runit, execline, gnuplot), image (make
+# and tools of make bench: s6, runit, execline, gnuplot; iproute2 and
+# hostname for its reference container chain), image (make
 # image, demo, boot: QEMU, the cpio, ext4 and squashfs tools, setcap).
 # For another architecture (make ARCH=arm64 or armhf): cross-ARCH (Debian's
 # cross compiler, musl and kernel headers for ARCH), user-ARCH (qemu-user,
@@ -18,7 +19,7 @@ pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc
 pkgs_check="libcap2-bin util-linux mount man-db python3 cpio qemu-system-x86 iproute2"
 pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
-pkgs_bench="s6 runit execline util-linux gnuplot-nox"
+pkgs_bench="s6 runit execline util-linux iproute2 hostname gnuplot-nox"
 pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux mount"
 
 # Debian's GNU triplet of each architecture a cross build knows

@@ -33,18 +33,29 @@ void reaper_fail(int report_fd, priv_fail const *f)
   for (;;) ;
 }
 
-/* The command's child: default signals, then exec; a failure goes to the
- * reaper on fd. */
-static void command(char *const *argv, char *const *envp, int fd)
+/* The command's child is a vfork-style clone, as capinit's own spawn: it
+ * shares the reaper's memory, so that starting it copies no page table
+ * and its exec has no copy to tear down, and the reaper waits until it has
+ * executed the command or failed (then f says where). */
+typedef struct command_s {
+  char *const *argv, *const *envp;
+  int report_fd;
+  priv_fail f;
+} command;
+
+static char command_stack[16 * 1024] __attribute__((aligned(16)));
+
+static int command_main(void *arg)
 {
-  priv_fail f = { -1, 0, -1 };
+  command *c = arg;
+  syscall(SYS_close, c->report_fd);
   /* a session of its own, as any service's command: a terminal can be its
    * controlling terminal, and its process group is the one signalled */
-  if (syscall(SYS_setsid) < 0) priv_failed(&f, STAGE_SESSION, -1);
-  else if (priv_reset_signals() < 0) priv_failed(&f, STAGE_SIGNALS, -1);
-  else priv_exec_only(argv, envp, &f);
-  syscall(SYS_write, fd, &f, sizeof f);
-  syscall(SYS_exit_group, 126);
+  if (syscall(SYS_setsid) < 0) priv_failed(&c->f, STAGE_SESSION, -1);
+  else if (priv_reset_signals() < 0) priv_failed(&c->f, STAGE_SIGNALS, -1);
+  else priv_exec_only(c->argv, c->envp, &c->f);
+  syscall(SYS_exit, 126);
+  return 126;
 }
 
 /* A signal from outside the namespace (si_pid 0 in here): queued with
@@ -62,34 +73,19 @@ static void forward(siginfo_t const *si, pid_t cmd)
 
 void reaper_run(char *const *argv, char *const *envp, int report_fd, int close_fd)
 {
+  command c = { argv, envp, report_fd, { -1, 0, -1 } };
   reaper_report r;
-  priv_fail f;
   sigset_t all;
-  int ab[2];
   pid_t cmd;
-  ssize_t n;
 
   memset(&r, 0, sizeof r);
-  if (syscall(SYS_pipe2, ab, O_CLOEXEC) < 0) {
-    priv_failed(&f, STAGE_EXEC, -1);
-    reaper_fail(report_fd, &f);
-  }
-  cmd = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+  cmd = clone(command_main, command_stack + sizeof command_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
   if (cmd < 0) {
-    priv_failed(&f, STAGE_EXEC, -1);
-    reaper_fail(report_fd, &f);
+    priv_failed(&c.f, STAGE_EXEC, -1);
+    reaper_fail(report_fd, &c.f);
   }
-  if (cmd == 0) {
-    syscall(SYS_close, ab[0]);
-    syscall(SYS_close, report_fd);
-    command(argv, envp, ab[1]);
-  }
-  syscall(SYS_close, ab[1]);
+  if (c.f.stage >= 0) reaper_fail(report_fd, &c.f);
   if (close_fd >= 0) syscall(SYS_close, close_fd);
-  /* nothing read: the command's exec closed the pipe */
-  while ((n = syscall(SYS_read, ab[0], &f, sizeof f)) < 0 && errno == EINTR) ;
-  syscall(SYS_close, ab[0]);
-  if (n == (ssize_t)sizeof f) reaper_fail(report_fd, &f);
   r.kind = REAPER_RUNNING;
   report(report_fd, &r);
 

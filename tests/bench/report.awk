@@ -10,8 +10,14 @@
 #
 # awk -v what=table|markdown|plot_cold|plot_mem -f report.awk RESULTS
 #
+# Variants: plain, priv (the privileged service), pairplain, pairpriv
+# (capinit's side-by-side pairs), and the application containers' (issue
+# 15, see run.sh): ctplain, ct, ctnonet (capinit), chain, chainbare (the
+# baseline running the reference chain).
+#
 # Every statistic is over the rounds: the median, with min-max; a ratio is
-# taken to the baseline of the same round and variant, then its median.
+# taken to the baseline of the same round and variant, then its median
+# (the containers': to the run of the same round named in the ratio).
 # Restart latencies of all rounds are pooled for the median and p90.
 # Exits 1 (a sanity check) if a supervisor of a round misses a result.
 
@@ -77,8 +83,12 @@ $1 == "boot" {
     RM[n, s, r] = stat(line, "med")
     next
   }
-  if (k == "tree_procs") { TP[n, s] = $6; TD[n, s] = $7; next }
-  if (k == "check") { if (v == "priv") CHK[s] = $0; next }
+  if (k == "tree_procs") { if (v == "plain") { TP[n, s] = $6; TD[n, s] = $7 } else TPV[n, v] = $7; next }
+  if (k == "check") {
+    if (v == "priv") CHK[s] = $0
+    if ($6 == "contained") { line = $0; sub(/^.* check contained /, "", line); CHKCT[v] = line }
+    next
+  }
   if (v ~ /^pair/) { if (k == "cold_ns") PAIR[n, r, v] = PAIR[n, r, v] " " $6; next }
   V[n, r, v, s, k] = $6
 }
@@ -135,6 +145,203 @@ function prepare(   i, j, n, r, s, v, b, x) {
       }
     }
   }
+}
+
+# ------------------------------------------------- application containers
+function ctv(n, r, v, k,   s) {
+  s = (v == "chain" || v == "chainbare") ? "baseline" : "capinit"
+  return ((n, r, v, s, k) in V) ? V[n, r, v, s, k] : ""
+}
+# the capinit process's own memory: Rss + page tables, KiB
+function supmem(n, r, v) { return ctv(n, r, v, "sup_rss_kb") == "" ? "" : ctv(n, r, v, "sup_rss_kb") + ctv(n, r, v, "sup_pte_kb") }
+function ct_prepare(   i, n, r, j, v, c, p, x, y) {
+  nC = 0
+  split("ctplain ct ctnonet chain chainbare", CTV, " ")
+  for (i = 1; i <= nN; i++) {
+    n = ns[i]
+    for (r = 1; r <= R[n]; r++) {
+      if (ctv(n, r, "ct", "services") == "") continue
+      if (!(n in seenC)) { seenC[n] = 1; cns[++nC] = n }
+      for (j = 1; j <= 5; j++) {
+        v = CTV[j]
+        if (ctv(n, r, v, "services") != n) {
+          printf "report: %s (N = %s, round %s): %s of %s services\n", v, n, r, ctv(n, r, v, "services") + 0, n > "/dev/stderr"
+          bad = 1
+          exit 1
+        }
+        add(n SUBSEP v SUBSEP "cold", ctv(n, r, v, "cold_ns"))
+        if (ctv(n, r, v, "cold_cpu_us") != "") {
+          add(n SUBSEP v SUBSEP "cpu", ctv(n, r, v, "cold_cpu_us"))
+          add(n SUBSEP v SUBSEP "stall", ctv(n, r, v, "cold_stall_us"))
+        }
+        add(n SUBSEP v SUBSEP "settle", ctv(n, r, v, "netns_settle_ns"))
+        add(n SUBSEP v SUBSEP "kill", ctv(n, r, v, "kill_ns"))
+        if (j > 1) add(n SUBSEP v SUBSEP "teardown", ctv(n, r, v, "netns_settle_ns") - ctv(n, r, "ctplain", "netns_settle_ns"))
+        if (ctv(n, r, v, "helpers") != "") {
+          if (ctv(n, r, v, "cpu_sup_ns") != "") {
+            add(n SUBSEP v SUBSEP "cpusup", ctv(n, r, v, "cpu_sup_ns") / n)
+            add(n SUBSEP v SUBSEP "cpuhelpers", ctv(n, r, v, "cpu_helpers_ns") / n)
+            add(n SUBSEP v SUBSEP "cpusvc", ctv(n, r, v, "cpu_services_ns") / n)
+          }
+          add(n SUBSEP v SUBSEP "supmem", supmem(n, r, v))
+          add(n SUBSEP v SUBSEP "suppss", ctv(n, r, v, "sup_pss_kb") + ctv(n, r, v, "sup_pte_kb"))
+          add(n SUBSEP v SUBSEP "helpers", ctv(n, r, v, "helpers"))
+          if (ctv(n, r, v, "helpers") > 0) {
+            add(n SUBSEP v SUBSEP "helperuss", ctv(n, r, v, "helper_uss_kb") + ctv(n, r, v, "helper_pte_kb"))
+            add(n SUBSEP v SUBSEP "helperpss", ctv(n, r, v, "helper_pss_kb"))
+          }
+        }
+      }
+      c = ctv(n, r, "ct", "cold_ns")
+      add(n SUBSEP "r_chain", c / ctv(n, r, "chain", "cold_ns"))
+      add(n SUBSEP "r_chainbare", c / ctv(n, r, "chainbare", "cold_ns"))
+      add(n SUBSEP "r_plain", c / ctv(n, r, "ctplain", "cold_ns"))
+      add(n SUBSEP "r_nonet", c / ctv(n, r, "ctnonet", "cold_ns"))
+      add(n SUBSEP "r_chain_plain", ctv(n, r, "chain", "cold_ns") / ctv(n, r, "ctplain", "cold_ns"))
+      if (ctv(n, r, "ct", "cold_cpu_us") != "") {
+        add(n SUBSEP "cpu_ctcost", (ctv(n, r, "ct", "cold_cpu_us") - ctv(n, r, "ctplain", "cold_cpu_us")) * 1000 / n)
+        add(n SUBSEP "cpu_netns", (ctv(n, r, "ct", "cold_cpu_us") - ctv(n, r, "ctnonet", "cold_cpu_us")) * 1000 / n)
+      }
+      if (ctv(n, r, "chain", "cold_cpu_us") > 0) {
+        add(n SUBSEP "rcpu_chain", ctv(n, r, "ct", "cold_cpu_us") / ctv(n, r, "chain", "cold_cpu_us"))
+        add(n SUBSEP "rcpu_chainbare", ctv(n, r, "ct", "cold_cpu_us") / ctv(n, r, "chainbare", "cold_cpu_us"))
+      }
+      p = V[n, r, "priv", "capinit", "cold_ns"]
+      if (p > 0) add(n SUBSEP "r_priv", c / p)
+      add(n SUBSEP "netns", (c - ctv(n, r, "ctnonet", "cold_ns")) / n)
+      add(n SUBSEP "ctcost", (c - ctv(n, r, "ctplain", "cold_ns")) / n)
+      x = supmem(n, r, "ct"); y = supmem(n, r, "ctplain")
+      if (x != "" && y != "") {
+        add(n SUBSEP "memdiff", (x - y) * 1024 / n)
+        add(n SUBSEP "pssdiff", (ctv(n, r, "ct", "sup_pss_kb") + ctv(n, r, "ct", "sup_pte_kb") - \
+          ctv(n, r, "ctplain", "sup_pss_kb") - ctv(n, r, "ctplain", "sup_pte_kb")) * 1024 / n)
+      }
+    }
+  }
+  isort(cns, nC)
+}
+
+function ct_targets(   n, x, y) {
+  n = cns[nC]
+  CTN = n
+  nCT = 0
+  x = stat(cell(n SUBSEP "r_chain"), "med")
+  y = stat(cell(n SUBSEP "r_chainbare"), "med")
+  nCT++
+  TCN[nCT] = "contained cold start, N = " n
+  TCV[nCT] = fr(x) "× the unshare + setpriv chain (" f1(stat(cell(n SUBSEP "ct" SUBSEP "cold"), "med") / 1e6) " ms vs " \
+    f1(stat(cell(n SUBSEP "chain" SUBSEP "cold"), "med") / 1e6) " ms; " fr(y) "× the bare chain, without host name and lo)"
+  TCL[nCT] = "≤ 0.5× the chain"
+  TCS[nCT] = x == "" ? "missing" : x <= 0.5 ? "met" : "missed"
+  x = stat(cell(n SUBSEP "memdiff"), "med")
+  nCT++
+  TCN[nCT] = "capinit's memory per contained service, N = " n
+  TCV[nCT] = (x >= 0 ? "+" : "") f1(x) " B per service against a plain one (capinit's Rss + page tables: " \
+    f1(stat(cell(n SUBSEP "ct" SUBSEP "supmem"), "med")) " KiB vs " f1(stat(cell(n SUBSEP "ctplain" SUBSEP "supmem"), "med")) " KiB)"
+  TCL[nCT] = "within 2 KiB (2048 B)"
+  TCS[nCT] = x == "" ? "missing" : (x <= 2048 && x >= -2048) ? "met" : "missed"
+}
+
+function ct_what(v) {
+  if (v == "ctplain") return "capinit, the plain service (no container)"
+  if (v == "ct") return "capinit, contained: mount + PID + IPC + UTS + network none"
+  if (v == "ctnonet") return "capinit, contained but network = host"
+  if (v == "chain") return "baseline + `unshare … sh chain.sh setpriv …` (the same view)"
+  return "baseline + `unshare … setpriv …` (no host name, lo down)"
+}
+
+function ct_table(   i, j, n, v, hv) {
+  printf "application containers: medians over %s round(s); ratios to the run of the same round\n", M["rounds"]
+  for (i = 1; i <= nC; i++) {
+    n = cns[i]
+    printf "N = %s\n  %-10s %10s %9s %9s %12s %12s %12s\n", n, "", "cold ms", "CPU ms", "stall ms", "capinit KiB", "helper KiB", "netns ms"
+    for (j = 1; j <= 5; j++) {
+      v = CTV[j]
+      printf "  %-10s %10s %9s %9s %12s %12s %12s\n", v, f1(S(cell(n SUBSEP v SUBSEP "cold"), "med", 1e6)),
+        f1(S(cell(n SUBSEP v SUBSEP "cpu"), "med", 1e3)), f1(S(cell(n SUBSEP v SUBSEP "stall"), "med", 1e3)),
+        f1(S(cell(n SUBSEP v SUBSEP "supmem"), "med", 1)), f1(S(cell(n SUBSEP v SUBSEP "helperuss"), "med", 1)),
+        f1(S(cell(n SUBSEP v SUBSEP "teardown"), "med", 1e6))
+    }
+    printf "  ct/chain %s (CPU %s), ct/chainbare %s, ct/ctplain %s, ct/priv %s, ct/ctnonet %s; network namespace %s µs per service;\n",
+      fr(S(cell(n SUBSEP "r_chain"), "med", 1)), fr(S(cell(n SUBSEP "rcpu_chain"), "med", 1)), fr(S(cell(n SUBSEP "r_chainbare"), "med", 1)), fr(S(cell(n SUBSEP "r_plain"), "med", 1)),
+      fr(S(cell(n SUBSEP "r_priv"), "med", 1)), fr(S(cell(n SUBSEP "r_nonet"), "med", 1)), f1(S(cell(n SUBSEP "netns"), "med", 1000))
+    printf "  CPU per service: container %s µs, network namespace %s µs; by process, contained: capinit %s, reaper %s, service %s µs\n",
+      f1(S(cell(n SUBSEP "cpu_ctcost"), "med", 1000)), f1(S(cell(n SUBSEP "cpu_netns"), "med", 1000)),
+      f1(S(cell(n SUBSEP "ct" SUBSEP "cpusup"), "med", 1000)), f1(S(cell(n SUBSEP "ct" SUBSEP "cpuhelpers"), "med", 1000)),
+      f1(S(cell(n SUBSEP "ct" SUBSEP "cpusvc"), "med", 1000))
+    printf "  capinit's memory per contained service: %s B more than a plain one (Rss + page tables; Pss: %s B)\n\n",
+      f1(S(cell(n SUBSEP "memdiff"), "med", 1)), f1(S(cell(n SUBSEP "pssdiff"), "med", 1))
+  }
+  ct_targets()
+  printf "targets, containers (N = %s):\n", CTN
+  for (i = 1; i <= nCT; i++) printf "  %-12s %-40s %s [%s]\n", TCS[i], TCN[i], TCV[i], TCL[i]
+}
+
+function ct_markdown(   i, j, n, v) {
+  ct_targets()
+  print "## Application containers (issue 15)"
+  print ""
+  print "| target | measured | limit | status |"
+  print "|---|---|---|---|"
+  for (i = 1; i <= nCT; i++) print "| " TCN[i] " | " TCV[i] " | " TCL[i] " | **" TCS[i] "** |"
+  print ""
+  print "Every service of these runs is the privileged one (uid/gid 65534, noroot, cap_net_bind_service), but for"
+  print "ctplain; the contained ones have `private-pids = yes`, `private-ipc = yes`, `hostname = bench` and"
+  print "`network = none`: their own mount namespace (with a /proc of their own), PID, IPC, UTS and network namespaces,"
+  print "lo up. The five runs of a round are side by side; ratios are taken in the round, then their median"
+  print "(min–max). Memory is capinit's own process (Rss + page tables: the reapers share its pages, which lowers its"
+  print "Pss without saving anything); a helper is every other process of the supervision tree, the services' own:"
+  print "capinit's reapers (PID 1 of each service's namespace), or the baseline's waiting `unshare`; its Uss (private"
+  print "pages) + page tables, median. The network namespaces' teardown is the time `netns_settle` waits after the run"
+  print "(the kernel tears them down asynchronously), minus its own time after ctplain, which has none; stop is the time from"
+  print "SIGKILL to the run's PID 1 until every process of the run is reaped (the other namespaces end with them)."
+  if (M["cgroup"] == "yes") {
+    print "Each run is in a cgroup of its own: CPU is the CPU time all its processes used from the supervisor's exec to"
+    print "the last record (`cpu.stat`, exited processes included: the chain's `hostname` and `ip`); waiting for a CPU is the"
+    print "time some of them were runnable while other work held the CPUs (`cpu.pressure`, \"some\"): the machine's load."
+  }
+  for (i = 1; i <= nC; i++) {
+    n = cns[i]
+    print ""
+    print "### Containers, N = " n
+    print ""
+    print "| run | what | cold start ms | CPU ms | waiting for a CPU ms | capinit KiB (Rss + PTE) | helpers | helper KiB (Uss + PTE) | stop ms | network namespaces' teardown ms |"
+    print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for (j = 1; j <= 5; j++) {
+      v = CTV[j]
+      print "| " v " | " ct_what(v) " | " mmm(cell(n SUBSEP v SUBSEP "cold"), 1e6) " | " mmm(cell(n SUBSEP v SUBSEP "cpu"), 1e3) \
+        " | " mmm(cell(n SUBSEP v SUBSEP "stall"), 1e3) " | " mmm(cell(n SUBSEP v SUBSEP "supmem"), 1) \
+        " | " mmi(cell(n SUBSEP v SUBSEP "helpers")) " | " mmm(cell(n SUBSEP v SUBSEP "helperuss"), 1) \
+        " | " mmm(cell(n SUBSEP v SUBSEP "kill"), 1e6) " | " (j == 1 ? "(" mmm(cell(n SUBSEP v SUBSEP "settle"), 1e6) ": netns_settle alone)" : mmm(cell(n SUBSEP v SUBSEP "teardown"), 1e6)) " |"
+    }
+    print ""
+    print "- contained / chain: **" rmm(cell(n SUBSEP "r_chain")) "**; contained / bare chain: " rmm(cell(n SUBSEP "r_chainbare")) \
+      "; chain / plain: " rmm(cell(n SUBSEP "r_chain_plain")) "; in CPU time, contained / chain: " rmm(cell(n SUBSEP "rcpu_chain")) \
+      ", contained / bare chain: " rmm(cell(n SUBSEP "rcpu_chainbare")) "."
+    print "- contained / plain: " rmm(cell(n SUBSEP "r_plain")) "; contained / privileged without container (the main rounds' run): " \
+      rmm(cell(n SUBSEP "r_priv")) "; contained / contained without network namespace: " rmm(cell(n SUBSEP "r_nonet")) "."
+    print "- per service: the container costs " mmm(cell(n SUBSEP "ctcost"), 1000) " µs of cold start ((contained − plain) / N), of which the"
+    print "  network namespace " mmm(cell(n SUBSEP "netns"), 1000) " µs ((contained − without network) / N); in CPU time " \
+      mmm(cell(n SUBSEP "cpu_ctcost"), 1000) " µs, of which the network namespace " mmm(cell(n SUBSEP "cpu_netns"), 1000) " µs;"
+    print "  the network namespaces' teardown after the run " mmm(cell(n SUBSEP "ct" SUBSEP "teardown"), 1e3 * n) " µs per namespace."
+    print "- CPU per service by process (schedstat, the processes alive at rest): plain: capinit " mmm(cell(n SUBSEP "ctplain" SUBSEP "cpusup"), 1000) \
+      " µs, the service " mmm(cell(n SUBSEP "ctplain" SUBSEP "cpusvc"), 1000) " µs (its clone's work before exec included); contained: capinit " \
+      mmm(cell(n SUBSEP "ct" SUBSEP "cpusup"), 1000) " µs, its reaper " mmm(cell(n SUBSEP "ct" SUBSEP "cpuhelpers"), 1000) " µs, the service " \
+      mmm(cell(n SUBSEP "ct" SUBSEP "cpusvc"), 1000) " µs; chain: the waiting `unshare` " mmm(cell(n SUBSEP "chain" SUBSEP "cpuhelpers"), 1000) \
+      " µs, the service " mmm(cell(n SUBSEP "chain" SUBSEP "cpusvc"), 1000) " µs (without `hostname` and `ip`, which have exited)."
+    print "- capinit's memory per contained service: " mmm(cell(n SUBSEP "memdiff"), 1) " B more than per plain one (Rss + page tables);"
+    print "  with Pss instead of Rss: " mmm(cell(n SUBSEP "pssdiff"), 1) " B. The " mmi(cell(n SUBSEP "ct" SUBSEP "helpers")) " reapers: " \
+      mmm(cell(n SUBSEP "ct" SUBSEP "helperuss"), 1) " KiB each (Uss + page tables), " mmm(cell(n SUBSEP "ct" SUBSEP "helperpss"), 1) \
+      " KiB together (Pss); the chain's waiting `unshare`: " mmm(cell(n SUBSEP "chain" SUBSEP "helperuss"), 1) " KiB each, " \
+      mmm(cell(n SUBSEP "chain" SUBSEP "helperpss"), 1) " KiB together."
+    print "- processes: ct " TPV[n, "ct"] "; chain " TPV[n, "chain"] "."
+  }
+  print ""
+  print "Checked in every run of these, from /proc (tests/bench/nsrun.c), on every service for the namespaces and on one"
+  print "for the rest:"
+  print ""
+  for (j = 2; j <= 5; j++) print "- " CTV[j] ": " CHKCT[CTV[j]]
+  print ""
 }
 
 function cell(key) { return (key in L) ? L[key] : "" }
@@ -205,6 +412,10 @@ function table(   i, j, n, s, hdr) {
     printf "targets (N = %s where it applies):\n", TNN
     for (i = 1; i <= nT; i++) printf "  %-12s %-40s %s [%s]\n", TS[i], TN[i], TV[i], TL[i]
   }
+  if (nC) {
+    printf "\n"
+    ct_table()
+  }
   if (nB) {
     printf "\nQEMU boot of the appliance (%s boot(s), %s, %s): median (min-max)\n", nB, toupper(M["boot_accel"]), M["boot_kernel"]
     printf "  capinit: all %s services ready %s ms after it started (its own clock, in the guest)\n",
@@ -218,7 +429,7 @@ function markdown(   i, j, n, s, v) {
   print "# Benchmarks: capinit, s6, runit and the physical limit"
   print ""
   print "Generated by `make bench` (tests/bench/run.sh) on " M["date"] "; do not edit by hand: rerun it."
-  print "`make bench-quick` prints the same ratio table for N = 10, 100, 1000 in about a minute" (nB ? ", without the QEMU boots." : ".")
+  print "`make bench-quick` prints the same ratio tables for N = 10, 100, 1000 (containers: N = 100) in a minute or two" (nB ? ", without the QEMU boots." : ".")
   print ""
   print "## Machine and versions"
   print ""
@@ -230,10 +441,13 @@ function markdown(   i, j, n, s, v) {
   print "| s6 | " M["s6"] " (Debian), execline " M["execline"] " |"
   print "| runit | " M["runit"] " (Debian) |"
   print "| setpriv | util-linux " M["setpriv"] " (Debian) |"
+  if (M["ctns"] != "")
+    print "| containers' reference chain | `unshare` and `setpriv` of util-linux " M["setpriv"] ", `sh` dash " M["dash"] ", `hostname` " M["hostname"] ", `ip` iproute2 " M["iproute2"] " (Debian) |"
   print "| rounds | " M["rounds"] " + a warm-up; " M["trials"] " restarts per run; idle window " M["idle_ms"] / 1000 " s; " M["pairs"] " capinit plain/privileged pairs per round; microbenchmark " M["micro"] " iterations |"
   print "| load average | " M["load"] "; the run took " int(M["duration_s"] / 60) " min (other sessions share this machine) |"
   print ""
   if (nN) results()
+  if (nC) ct_markdown()
   if (nB) boot_section()
   method()
 }
@@ -394,6 +608,8 @@ function plot_mem(   i, j, n) {
 END {
   if (bad) exit 1
   prepare()
+  if (bad) exit 1
+  ct_prepare()
   if (bad) exit 1
   if (what == "table") table()
   else if (what == "markdown") markdown()

@@ -15,6 +15,32 @@
 # fresh `unshare --pid --fork --mount-proc`, measured from inside by
 # tests/bench/nsrun.c (see there for each metric).
 #
+# Application containers (issue 15), at the N of BENCH_CTNS, in each round
+# after the pairs: five runs side by side, each service the privileged one
+# (as above) and, but for ctplain, in a container of its own:
+#   ctplain   capinit, the plain service (cold start and memory: the control)
+#   ct        capinit, private-pids, private-ipc, hostname = bench,
+#             network = none: namespaces mount (with its own /proc), PID,
+#             IPC, UTS and network (lo up) (cold start and memory)
+#   ctnonet   capinit, the same but network = host (cold start: ct minus
+#             ctnonet is what the network namespaces cost)
+#   chain     the baseline starting each service as `unshare --mount --pid
+#             --fork --ipc --uts --net --mount-proc sh chain.sh setpriv ...
+#             svc_record`, where chain.sh sets the host name and brings lo
+#             up (hostname, ip) before it executes setpriv: the same view,
+#             with the tools a system without capinit has (cold start and
+#             memory)
+#   chainbare the same without chain.sh: no host name, lo down (less than
+#             the view: the least any such chain costs; cold start)
+# nsrun checks each run from /proc: every service in namespaces of its own
+# (none shared) of exactly the types asked, its /proc its own, its host
+# name and lo (tests/bench/nsrun.c: -C, -H, -L).  After each of these runs,
+# tests/bench/netns_settle.c waits until the kernel has torn down the
+# run's network namespaces (asynchronous: cleanup_net), so that no run
+# pays for the one before, and its time is recorded (after ctplain: its
+# own cost with nothing to wait for), as is the time the kernel took to end
+# the run's processes (SIGKILL to its PID 1 until they are all reaped).
+#
 # Then, with the machine otherwise idle, the root-free appliance boots in
 # QEMU (TCG) BENCH_BOOTS times, one at a time: the stock image (rootfs/,
 # cpio), built into the scratch directory by rootfs/build.sh from the same
@@ -27,13 +53,15 @@
 #
 #   full   N = 10 100 1000 3000, every metric at every N, 5 rounds with a
 #          warm-up for each N, 10 s idle window, 30 restarts, 3 pairs;
+#          containers at N = 100 and 1000;
 #          3 QEMU boots (about 17 s with the image on an idle machine,
 #          more under load); writes
 #          docs/benchmarks.md and docs/bench-{coldstart,memory}.svg
 #   quick  N = 10 100 1000, every metric at N = 1000, cold starts at the
 #          others, the peers' privileged variant up to N = 100, 1 round,
-#          one warm-up (N = 10), 3 s idle window, 5 restarts, 5 pairs (about
-#          a minute); no QEMU boot (one would add about 8 s on an idle
+#          one warm-up (N = 10, and the containers' at N = 100), 3 s idle
+#          window, 5 restarts, 5 pairs, containers at N = 100 (about
+#          a minute and a half); no QEMU boot (one would add about 8 s on an idle
 #          machine, image included, and far more under load, would say
 #          little alone, and would make bench-quick need QEMU, the kernel
 #          package and the image); prints the ratio table only
@@ -42,7 +70,9 @@
 # Overrides (for experiments): BENCH_NS (none: no supervisor run, only
 # the boots), BENCH_FULLN (the N with every metric), BENCH_ROUNDS,
 # BENCH_IDLE_MS, BENCH_TRIALS, BENCH_PAIRS,
-# BENCH_SUPS (default "baseline capinit s6 runit"),
+# BENCH_SUPS (default "baseline capinit s6 runit"), BENCH_CTNS (the N of
+# the containers' runs; none: no container run; they need capinit and the
+# baseline in BENCH_SUPS),
 # BENCH_RUNSCRIPT (execline or sh: the peers' run scripts; execline),
 # BENCH_BOOTS (QEMU boots; 3 in full mode, 0 in quick; 0: none; in quick
 # mode they need make image's inputs: make image first), BENCH_IMAGE (boot
@@ -63,9 +93,9 @@ MODE=${2:-quick}
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "$B" && pwd)
 case $MODE in
-  full) ns="10 100 1000 3000"; fulln=$ns; warm=each; rounds=5; idle_ms=10000; trials=30; pairs=3; micro=2000; peers_priv_max=1000000; boots=3 ;;
-  quick) ns="10 100 1000"; fulln=1000; warm=first; rounds=1; idle_ms=3000; trials=5; pairs=5; micro=300; peers_priv_max=100; boots=0 ;;
-  report) ns=; fulln=; warm=; rounds=; idle_ms=; trials=; pairs=; micro=; peers_priv_max=; boots=0 ;;  # the report of BUILDDIR/bench-results.txt
+  full) ns="10 100 1000 3000"; fulln=$ns; warm=each; rounds=5; idle_ms=10000; trials=30; pairs=3; micro=2000; peers_priv_max=1000000; boots=3; ctns="100 1000" ;;
+  quick) ns="10 100 1000"; fulln=1000; warm=first; rounds=1; idle_ms=3000; trials=5; pairs=5; micro=300; peers_priv_max=100; boots=0; ctns=100 ;;
+  report) ns=; fulln=; warm=; rounds=; idle_ms=; trials=; pairs=; micro=; peers_priv_max=; boots=0; ctns= ;;  # the report of BUILDDIR/bench-results.txt
   *) echo "bench: usage: run.sh BUILDDIR full|quick|report" >&2; exit 100 ;;
 esac
 ns=${BENCH_NS:-$ns}
@@ -76,6 +106,10 @@ rounds=${BENCH_ROUNDS:-$rounds}
 idle_ms=${BENCH_IDLE_MS:-$idle_ms}
 trials=${BENCH_TRIALS:-$trials}
 sups=${BENCH_SUPS:-baseline capinit s6 runit}
+ctns=${BENCH_CTNS:-$ctns}
+[ "$ctns" = none ] && ctns=
+case " $sups " in *" capinit "*) ;; *) ctns= ;; esac
+case " $sups " in *" baseline "*) ;; *) ctns= ;; esac
 runscript=${BENCH_RUNSCRIPT:-execline}
 out_dir=${BENCH_OUT:-docs}
 [ "$MODE" = report ] || boots=${BENCH_BOOTS:-$boots}
@@ -86,10 +120,13 @@ die() { echo "bench: fatal: $*" >&2; exit 1; }
 progress() { printf '%s' "$*" >&2; }
 [ "$(id -u)" = 0 ] || die "must run as root (PID namespaces, setpriv, uid 65534)"
 for f in "$B/bin/capinit" "$B/bench/svc_record" "$B/bench/baseline" "$B/bench/nsrun" \
-  "$B/bench/privsyscalls" /usr/bin/s6-svscan /usr/bin/runsvdir /usr/bin/setpriv \
-  /usr/lib/execline/bin/execlineb; do
+  "$B/bench/privsyscalls" "$B/bench/netns_settle" /usr/bin/s6-svscan /usr/bin/runsvdir /usr/bin/setpriv \
+  /usr/bin/unshare /usr/lib/execline/bin/execlineb; do
   [ -x "$f" ] || die "$f is missing (make bench builds and installs everything)"
 done
+# the reference chain's tools (absolute paths: the baseline has no PATH search)
+HOSTNAME_BIN=$(command -v hostname) && IP_BIN=$(command -v ip) ||
+  [ -z "$ctns" ] || die "hostname or ip (iproute2) is missing (make bench installs them)"
 case $boots in '' | *[!0-9]*) die "BENCH_BOOTS must be a number (0: no QEMU boot)" ;; esac
 if [ "$boots" -gt 0 ]; then
   [ -x "$B/bench/bootwatch" ] || die "$B/bench/bootwatch is missing (make bench builds it)"
@@ -109,6 +146,16 @@ RES=$B/bench-results.txt
 [ "$MODE" = report ] || : >"$RES"
 upid=
 label=
+settle=
+# the runs' cgroups (cgroup v2), under run.sh's own: CGB/rK for the K-th run
+CGB=
+runs=0
+cg2=$(sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .* - cgroup2 .*/\1/p' /proc/self/mountinfo | head -n 1)
+cgself=$(sed -n 's/^0:://p' /proc/self/cgroup)
+if [ "$MODE" != report ] && [ -n "$cg2" ] && [ -n "$cgself" ] && mkdir "$cg2${cgself%/}/capinit-bench.$$" 2>/dev/null; then
+  CGB=$cg2${cgself%/}/capinit-bench.$$
+fi
+cold_deadline=120
 # Ends the current run: SIGKILL to the namespace's PID 1 (the supervisor)
 # kills every process of the namespace.  $upid is the subshell, its child
 # unshare, whose child is PID 1.
@@ -124,6 +171,7 @@ kill_run() {
 cleanup() {
   rm -f "$T/out"
   kill_run
+  [ -z "$CGB" ] || rmdir "$CGB"/r* "$CGB" 2>/dev/null
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -132,7 +180,7 @@ trap 'exit 130' INT TERM
 # A snapshot of the binaries: a rebuild during the run changes nothing.
 mkdir "$T/bin"
 cp "$B/bin/capinit" "$B/bench/svc_record" "$B/bench/baseline" "$B/bench/nsrun" \
-  "$B/bench/privsyscalls" "$T/bin/" || die "unable to copy the binaries"
+  "$B/bench/privsyscalls" "$B/bench/netns_settle" "$T/bin/" || die "unable to copy the binaries"
 # The image the boots use, from the same capinit (rootfs/build.sh takes
 # BUILDDIR's binaries: built now, and compared with the snapshot).
 if [ "$boots" -gt 0 ]; then
@@ -218,6 +266,40 @@ gen() {
     }' || die "unable to generate the configuration for N = $1"
 }
 
+# gen_ct N: the containers' configurations (ctplain is gen's plain one):
+#   capinit-ct/services/sNNNNN.svc, capinit-ctnonet/...   capinit's
+#   base-chain.list, base-chainbare.list                   the baseline's
+# Every service is svc_record with "ns" (its record names its PID
+# namespace) and the privileged variant's credentials.
+CT_KEYS='private-pids = yes\nprivate-ipc = yes\nhostname = bench'  # awk -v: \n is a newline
+gen_ct() {
+  d=$T/n$1
+  mkdir -p "$d/capinit-ct/services" "$d/capinit-ctnonet/services" || die "mkdir $d"
+  printf 'log-directory = %s\n' "$T/log" | tee "$d/capinit-ct/capinit.conf" >"$d/capinit-ctnonet/capinit.conf"
+  # the chain's glue: neither unshare nor setpriv sets a host name or
+  # brings an interface up, and no packaged tool does one and then
+  # executes the next
+  printf '#!/bin/sh\n%s bench && %s link set lo up && exec "$@"\n' "$HOSTNAME_BIN" "$IP_BIN" >"$T/chain.sh"
+  chmod 755 "$T/chain.sh"
+  awk -v n="$1" -v d="$d" -v rec="$REC $FIFO ns" -v setpriv="$SETPRIV" -v keys="$CT_KEYS" -v chain="$T/chain.sh" '
+    BEGIN {
+      unshare = "/usr/bin/unshare --mount --pid --fork --ipc --uts --net --mount-proc"
+      for (i = 1; i <= n; i++) {
+        name = sprintf("s%05d", i)
+        common = "command = " rec "\nlog = none\nuser = 65534\ngroup = 65534\ngroups =\nmode = noroot\n" \
+          "capabilities = net_bind_service\n" keys "\n"
+        f = d "/capinit-ct/services/" name ".svc"
+        printf "%snetwork = none\n", common > f
+        close(f)
+        f = d "/capinit-ctnonet/services/" name ".svc"
+        printf "%s", common > f
+        close(f)
+        print unshare " /bin/sh " chain " " setpriv " " rec > (d "/base-chain.list")
+        print unshare " " setpriv " " rec > (d "/base-chainbare.list")
+      }
+    }' || die "unable to generate the containers' configuration for N = $1"
+}
+
 # What a supervisor leaves in its configuration: removed before each run,
 # so that every run starts from the same files.
 reset_state() { # DIR...
@@ -236,11 +318,13 @@ run_one() {
   sup=$1 v=$2 n=$3 r=$4
   shift 4
   d=$T/n$n
+  cv=$v
+  [ "$v" = ctplain ] && cv=plain
   case $sup in
-    baseline) set -- "$@" -- "$T/bin/baseline" "$d/base-$v.list" ;;
+    baseline) set -- "$@" -- "$T/bin/baseline" "$d/base-$cv.list" ;;
     capinit)
       rm -rf "$T/rt" "$T/log"
-      set -- "$@" -- "$T/bin/capinit" --container -c "$d/capinit-$v" -r "$T/rt" ;;
+      set -- "$@" -- "$T/bin/capinit" --container -c "$d/capinit-$cv" -r "$T/rt" ;;
     s6)
       reset_state "$d/s6-$v"
       # s6-svscan 2.11 refuses more than 500 services without -c
@@ -250,22 +334,44 @@ run_one() {
       set -- "$@" -- /usr/bin/runsvdir "$d/runit-$v" ;;
     *) die "unknown supervisor $sup" ;;
   esac
-  [ "$v" = priv ] && set -- -p "$@"
+  # the containers' variants have the privileged credentials too, and
+  # namespaces to check (nsrun -C, -H, -L)
+  case $v in
+    priv) set -- -p "$@" ;;
+    ct | chain) set -- -p -C mnt,pid,ipc,uts,net -H bench -L "$@" ;;
+    ctnonet) set -- -p -C mnt,pid,ipc,uts -H bench "$@" ;;
+    chainbare) set -- -p -C mnt,pid,ipc,uts,net "$@" ;;
+  esac
   rm -f "$FIFO" "$T/out"
   mkfifo -m 666 "$FIFO" || die "mkfifo $FIFO"
   mkfifo -m 600 "$T/out" || die "mkfifo $T/out"
   # The collector writes the results to the FIFO $T/out.  If nsrun never
   # gets that far, the subshell's ": >" ends the wait (an end of file);
   # after a normal end, $T/out is removed first, so it just makes a file.
+  # In a cgroup of its own when there is one (nsrun -G): the CPU time of
+  # the whole run, exited processes included, and its stalls.
+  cg=
+  if [ -n "$CGB" ]; then
+    runs=$((runs + 1))
+    cg=$CGB/r$runs
+    mkdir "$cg" || die "unable to create the cgroup $cg"
+    set -- -G "$@"
+  fi
   (
-    unshare --pid --fork --mount-proc "$T/bin/nsrun" -n "$n" -f "$FIFO" -o "$T/out" \
-      -l "$T/sup.log" -T 120 "$@" 2>"$T/unshare.err"
+    sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1; shift; exec "$@"' sh "$cg" \
+      unshare --pid --fork --mount-proc "$T/bin/nsrun" -n "$n" -f "$FIFO" -o "$T/out" \
+      -l "$T/sup.log" -T "$cold_deadline" "$@" 2>"$T/unshare.err"
     : >"$T/out"
   ) &
   upid=$!
   timeout 1800 cat "$T/out" >"$T/res.txt"
   rm -f "$T/out"
+  k0=$(date +%s%N)
   kill_run
+  # the containers' runs: how long the kernel takes to end every process
+  # of the run (their namespaces but the network ones go with them)
+  [ -z "$settle" ] || echo "kill_ns $(($(date +%s%N) - k0))" >>"$T/res.txt"
+  [ -z "$cg" ] || rmdir "$cg" || die "unable to remove the cgroup $cg (a process of the run left?)"
   if ! grep -qx done "$T/res.txt"; then
     echo "bench: $sup ($v, N = $n, round $r) failed:" >&2
     sed 's/^/  /' "$T/res.txt" >&2
@@ -273,7 +379,30 @@ run_one() {
     tail -n 5 "$T/sup.log" 2>/dev/null | sed 's/^/  | /' >&2
     exit 1
   fi
+  if [ -n "$settle" ]; then
+    # the kernel tears the run's network namespaces down after it
+    "$T/bin/netns_settle" -T 600 >>"$T/res.txt" 2>"$T/settle.err" || {
+      echo "bench: $sup ($v, N = $n, round $r): network namespaces not torn down:" >&2
+      sed 's/^/  /' "$T/settle.err" >&2
+      exit 1
+    }
+  fi
   grep -v -x done "$T/res.txt" | sed "s|^|$n $r ${label:-$v} $sup |" >>"$RES"
+}
+
+# ct_runs N ROUND: the containers' five runs side by side (round 0: the
+# warm-up, cold starts only)
+ct_runs() {
+  settle=1
+  cold_deadline=600
+  if [ "$2" = 0 ]; then mem=-c; else mem=-M; fi
+  run_one capinit ctplain "$1" "$2" $mem; progress .
+  run_one capinit ct "$1" "$2" $mem; progress .
+  run_one capinit ctnonet "$1" "$2" -c; progress .
+  run_one baseline chain "$1" "$2" $mem; progress .
+  run_one baseline chainbare "$1" "$2" -c; progress .
+  settle=
+  cold_deadline=120
 }
 
 # ------------------------------------------------------------ the rounds
@@ -281,20 +410,30 @@ run_one() {
 measure() {
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: $MODE: N = $ns (every metric at N = $fulln; cold start only at the others);" \
+  "containers at N = ${ctns:-none};" \
   "$rounds round(s) + warm-up; idle window $idle_ms ms; $trials restarts; $pairs capinit plain/privileged pair(s);" \
   "run scripts: $runscript; $boots QEMU boot(s) after them; load average: $load_start" >&2
 t_start=$(date +%s)
 warmed=
+ct_warmed=
 for n in $ns; do
   progress "bench: N = $n: configuration..."
   gen "$n" plain
   gen "$n" priv
+  ct=
+  for m in $ctns; do [ "$m" = "$n" ] && ct=1; done
+  [ -n "$ct" ] && gen_ct "$n"
   if [ "$warm" = each ] || [ -z "$warmed" ]; then
     progress " warm-up"
     for v in plain priv; do
       for sup in $sups; do run_one "$sup" "$v" "$n" 0 -c; progress .; done
     done
     warmed=1
+  fi
+  if [ -n "$ct" ] && { [ "$warm" = each ] || [ -z "$ct_warmed" ]; }; then
+    progress " containers' warm-up"
+    ct_runs "$n" 0
+    ct_warmed=1
   fi
   full=
   for m in $fulln; do [ "$m" = "$n" ] && full=1; done
@@ -330,6 +469,10 @@ for n in $ns; do
         k=$((k + 1))
       done ;;
     esac
+    if [ -n "$ct" ]; then
+      progress " containers"
+      ct_runs "$n" "$r"
+    fi
     "$T/bin/privsyscalls" "$micro" >"$T/micro.txt" || die "privsyscalls failed"
     sed "s|^|$n $r micro privsyscalls |" "$T/micro.txt" >>"$RES"
     r=$((r + 1))
@@ -352,6 +495,11 @@ ver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
   echo "meta runit $(ver runit)"
   echo "meta execline $(ver execline)"
   echo "meta setpriv $(ver util-linux)"
+  echo "meta ctns $ctns"
+  echo "meta cgroup $([ -n "$CGB" ] && echo yes || echo no)"
+  echo "meta iproute2 $(ver iproute2)"
+  echo "meta hostname $(ver hostname)"
+  echo "meta dash $(ver dash)"
   echo "meta capinit $("$T/bin/capinit" -V | sed 's/^capinit //') ($capinit_rev at the start)"
   echo "meta capinit_size $cap_size"
   echo "meta rounds $rounds"
