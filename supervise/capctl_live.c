@@ -252,9 +252,15 @@ static void print_record(char *rec, void *arg)
   puts(rec);
 }
 
-static int verify_main(int argc, char **argv)
+/* A service's record; a process's ("process=PID ...") only with -p. */
+static void verify_record(char *rec, void *arg)
 {
-  char const *r = transact(join("verify", argc, argv), print_record, 0);
+  if (strncmp(rec, "process=", 8) || *(int *)arg) puts(rec);
+}
+
+static int verify_main(int processes, int argc, char **argv)
+{
+  char const *r = transact(join("verify", argc, argv), verify_record, &processes);
   if (strcmp(r, "ok")) {
     fflush(stdout);  /* the records, then the error */
     fprintf(stderr, "capctl: %s\n", r);
@@ -396,7 +402,7 @@ int live_main(int argc, char **argv)
 {
   char const *verb = argv[0];
   char const *env = getenv("CAPINIT_RUNDIR");
-  int i, k = 1, json = 0;
+  int i, k = 1, json = 0, processes = 0;
   if (env && *env) rundir = env;
   if (!control_verb_find(verb)) strerr_dief3x(100, "unknown verb '", verb, "' (capctl --help lists them)");
   /* -r DIR may stand anywhere before the names, and before "--" */
@@ -411,6 +417,8 @@ int live_main(int argc, char **argv)
       rundir = argv[i];
     } else if (!strcmp(argv[i], "--json") && !strcmp(verb, "status")) {
       json = 1;
+    } else if (!strcmp(argv[i], "-p") && !strcmp(verb, "verify")) {
+      processes = 1;
     } else if (argv[i][0] == '-' && argv[i][1] && strcmp(verb, "log")) {
       strerr_dief5x(100, "unknown option '", argv[i], "' for ", verb, " (capctl --help lists them)");
     } else {
@@ -420,7 +428,7 @@ int live_main(int argc, char **argv)
   argc = k;
   argv[argc] = 0;
   if (!strcmp(verb, "status")) return status_main(json, argc - 1, argv + 1);
-  if (!strcmp(verb, "verify")) return verify_main(argc - 1, argv + 1);
+  if (!strcmp(verb, "verify")) return verify_main(processes, argc - 1, argv + 1);
   if (!strcmp(verb, "log")) return log_main(argc, argv);
   if (argc - 1 < (int)control_verb_find(verb)->min_args) {
     char u[256];
