@@ -316,6 +316,49 @@ check-appliance: $(IMAGE_INPUTS) $(TEST_BINS) $(QEMU_TOOL) $(CHECK_STAMP)
 	@sh tests/qemu/test_appliance.sh $(B)
 # ---- end of the appliance block -------------------------------------------
 
+# ---- the Debian image (rootfs/debian/): make debian, boot-debian, check-debian
+#   make debian        build/debian/disk.ext4, vmlinuz, initrd.img: Debian 12
+#       from Debian's packages (mmdebstrap; the .deb files cached in
+#       build/debian/cache), systemd as Debian installs it, and capinit,
+#       capctl, capexec with rootfs/debian/overlay's services.
+#       DEBIAN_SSH_KEY=FILE.pub goes into root's authorized_keys.
+#   make boot-debian   boot it, interactive (DEBIAN_INIT=systemd for
+#       systemd); 127.0.0.1:2222, 2525, 8080 are the guest's 22, 25, 80
+#   make check-debian  the end-to-end tests (tests/debian/), which .ci/run
+#       runs after make check
+DEBIAN_STAMP := $(B)/.deps-debian
+DEBIAN_DISK := $(B)/debian/disk.ext4
+DEBIAN_INPUTS := $(BINS) $(wildcard rootfs/debian/*.sh) $(shell find rootfs/debian/overlay -type f 2>/dev/null)
+
+$(DEBIAN_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh debian
+	@touch $@
+
+# the key given once is kept (build/debian/user_key.pub) until another is
+DEBIAN_USER_KEY := $(B)/debian/user_key.pub
+ifneq ($(DEBIAN_SSH_KEY),)
+ifneq ($(shell cmp -s '$(DEBIAN_SSH_KEY)' $(DEBIAN_USER_KEY) && echo same),same)
+$(DEBIAN_USER_KEY): FORCE
+endif
+endif
+$(DEBIAN_USER_KEY):
+	@mkdir -p $(@D)
+	@if [ -n '$(DEBIAN_SSH_KEY)' ]; then cp '$(DEBIAN_SSH_KEY)' $@; else : > $@; fi
+
+$(DEBIAN_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP)
+	@sh rootfs/debian/build.sh $(B)
+
+.PHONY: debian boot-debian check-debian
+debian: $(DEBIAN_DISK)
+
+boot-debian: debian
+	@sh rootfs/debian/qemu.sh boot $(B)
+
+check-debian: debian $(CHECK_STAMP)
+	@TIERS=debian UNIT=no sh tests/run $(B)
+# ---- end of the Debian image block ----------------------------------------
+
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(SBINDIR)/

@@ -6,7 +6,9 @@
 # fuzz (libFuzzer targets, also run briefly by the tests), san (make
 # check-asan: clang and the glibc libcap and skalibs), bench (the peers
 # and tools of make bench: s6, runit, execline, gnuplot), image (make
-# image, demo, boot: QEMU, the cpio, ext4 and squashfs tools, setcap).
+# image, demo, boot: QEMU, the cpio, ext4 and squashfs tools, setcap),
+# debian (make debian, boot-debian, check-debian: mmdebstrap, QEMU, ext4,
+# the ssh client the tests log in with, python3 for their probes).
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
@@ -15,6 +17,7 @@ pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux gnuplot-nox"
 pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux mount"
+pkgs_debian="mmdebstrap qemu-system-x86 e2fsprogs openssh-client python3 xz-utils util-linux"
 
 want=
 for group in "$@"; do
@@ -25,6 +28,7 @@ for group in "$@"; do
     san) want="$want $pkgs_san" ;;
     bench) want="$want $pkgs_bench" ;;
     image) want="$want $pkgs_image" ;;
+    debian) want="$want $pkgs_debian" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
 done
