@@ -39,6 +39,8 @@ static void help(void)
 "                             running service (/proc) with explain's\n"
 "                             prediction: ok, dropped (holds less) or differs\n"
 "                             (holds more: exit 1); -p: one line per process\n"
+"  blame [--json]             each service's spawn and ready times and the\n"
+"                             boot's phases, longest first\n"
 "  poweroff | reboot | halt   stop every service, then power off, reboot or\n"
 "                             halt (capinit as PID 1) or exit (otherwise)\n"
 "\n"

@@ -240,8 +240,24 @@ static void last_exit(service const *s, char *buf, size_t len)
   else snprintf(buf, len, "-");
 }
 
+/* A time of capinit's clock as ms since capinit started, "-" for none. */
+static char const *since_start(uint64_t t, char *buf, size_t len)
+{
+  if (!t || t < sv.started_ms) return "-";
+  snprintf(buf, len, "%" PRIu64, t - sv.started_ms);
+  return buf;
+}
+
+/* When the current (or last) run was spawned, and became ready. */
+static void run_times(service const *s, char *sp, char *rd, size_t len)
+{
+  if (*since_start(s->spawned_at, sp, len) == '-') strcpy(sp, "-");
+  if (s->up_at < s->spawned_at || *since_start(s->up_at, rd, len) == '-') strcpy(rd, "-");
+}
+
 static void status_record(client *c, service *s)
 {
+  char sp[24], rd[24];
   char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
   char text[STATUS_TEXT_MAX], fail[256], what[200], name[SVC_NAME_MAX + 1];
   uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
@@ -271,15 +287,17 @@ static void status_record(client *c, service *s)
     snprintf(fail, sizeof fail, "%s", le);
   }
   clean(fail);
+  run_times(s, sp, rd, sizeof sp);
   reply(c,
         "name=%s\tstate=%s\twanted=%s\tpid=%d\tsince_ms=%" PRIu64 "\trestarts=%u\tlast_exit=%s"
         "\tstatus=%s\tfailure=%s\tuser=%u\tmode=%s\ttype=%s\tlog_lines=%" PRIu64 "\tlog_dropped=%" PRIu64
-        "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s",
+        "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s"
+        "\tspawned_ms=%s\tready_ms=%s",
         record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)pid,
         since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
         s->spec->mode == SVC_NOROOT ? "noroot" : "legacy",
         s->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", s->log.lines, s->log.dropped,
-        uid, gid, groups, inh, prm, eff, bnd, amb, nnp);
+        uid, gid, groups, inh, prm, eff, bnd, amb, nnp, sp, rd);
 }
 
 /* ------------------------------------------------------------ verify */
@@ -492,6 +510,19 @@ static void request(client *c, char const *msg, size_t len)
     char why[64];
     snprintf(why, sizeof why, "capctl %s", verb);
     supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
+    reply(c, "ok");
+  } else if (!strcmp(verb, "blame")) {
+    char a[24], b[24];
+    reply(c, "boot\tkernel_ms=%" PRIu64 "\tready_ms=%s", sv.started_ms, since_start(sv.ready_ms, a, sizeof a));
+    for (i = 0; i < sv.nphases; i++)
+      reply(c, "phase=%s\tstart_ms=%s\tend_ms=%s", sv.phases[i].name, since_start(sv.phases[i].start, a, sizeof a),
+            since_start(sv.phases[i].end, b, sizeof b));
+    for (i = 0; i < sv.n; i++) {
+      char name[SVC_NAME_MAX + 1];
+      run_times(sv.v[i], a, b, sizeof a);
+      reply(c, "name=%s\tstate=%s\ttype=%s\tspawned_ms=%s\tready_ms=%s", record_name(sv.v[i], name, sizeof name),
+            state_names[sv.v[i]->state], sv.v[i]->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", a, b);
+    }
     reply(c, "ok");
   } else if (!strcmp(verb, "verify")) {
     unsigned bad = 0;

@@ -52,6 +52,14 @@ int mkdir_p(char const *path, mode_t mode)
   return 0;
 }
 
+void boot_phase_done(char const *name, uint64_t start)
+{
+  if (sv.nphases == BOOT_PHASES_MAX) return;
+  sv.phases[sv.nphases].name = name;
+  sv.phases[sv.nphases].start = start;
+  sv.phases[sv.nphases++].end = now_ms();
+}
+
 void supervisor_refuse_command(char const *path, char const *why)
 {
   bad_command *v = realloc(sv.bad_commands, (sv.nbad_commands + 1) * sizeof *v);
@@ -361,6 +369,7 @@ static void report_ready(void)
     n++;
   }
   sv.ready_reported = 1;
+  sv.ready_ms = now_ms();
   if (failed)
     fprintf(stderr, "capinit: all %zu services settled %llu ms after capinit started: %zu ready, %zu failed\n",
             n, (unsigned long long)(now_ms() - sv.started_ms), n - failed, failed);
@@ -452,8 +461,12 @@ int supervisor_run(void)
   priv_signals_to_reset = non_default_signals();
 
   /* the configuration first: it names the socket's control-group */
-  if (supervisor_load(1) < 0) return 111;
-  if (control_listen() < 0) return 111;
+  {
+    uint64_t t = now_ms();
+    if (supervisor_load(1) < 0) return 111;
+    if (control_listen() < 0) return 111;
+    boot_phase_done("services", t);
+  }
 
   service_settle_all();
 

@@ -157,6 +157,26 @@ t_eq "$rc:$(sed -n 's/^name=\([^\t]*\)\tresult=\([a-z]*\).*/\1=\2/p' "$out/verif
   "capctl verify passes: sshd and postfix hold less than predicted (dropped), the others exactly it"
 sed 's/^/#   /' "$out/verify.txt"
 
+# ------------------------------------------------ blame
+gssh capctl blame --json > "$out/blame.json"
+t_eq "$?:$(python3 -c 'import json, sys; print(" ".join(p["name"] for p in json.load(open(sys.argv[1]))["phases"]))' "$out/blame.json")" \
+  "0:mounts console modules fstab filecaps services" "capctl blame --json: PID 1's boot phases, in order"
+t_eq "$(python3 - "$out/blame.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+last, bad = 0, []
+for p in d["phases"]:
+    if not (last <= p["start_ms"] <= p["end_ms"]):
+        bad.append(p["name"])
+    last = p["end_ms"]
+for s in d["services"]:
+    if s["spawned_ms"] is None or s["ready_ms"] is None or s["ready_ms"] < s["spawned_ms"] or s["ready_ms"] > d["ready_ms"]:
+        bad.append(s["name"])
+print(" ".join(bad) or "none")
+EOF
+)" none "... one after the other; every service spawned, then ready, no later than the boot's ready_ms"
+gssh capctl blame | sed 's/^/#   /'
+
 # ------------------------------------------------ every process
 gssh capctl verify -p > "$out/verify-a.txt" 2>&1
 gssh sh -s < tests/debian/procs.sh > "$out/procs.txt"
