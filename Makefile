@@ -389,8 +389,20 @@ $(B)/bench/%: $(B)/obj/tests/bench/%.o
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 
-bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS)
+bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS) debian
 	@sh tests/bench/run.sh $(B) full
+	@sh tests/bench/debian.sh $(B) full
+
+# the Debian image under systemd and under capinit, side by side (also part
+# of make bench): 3 rounds, writes docs/debian.md's table and
+# docs/boot-debian.svg; the quick variant boots each init once and only
+# prints the table
+.PHONY: bench-debian bench-debian-quick
+bench-debian: debian
+	@sh tests/bench/debian.sh $(B) full
+
+bench-debian-quick: debian
+	@sh tests/bench/debian.sh $(B) quick
 
 bench-quick: all $(BENCH_BINS) $(BENCH_STAMP)
 	@sh tests/bench/run.sh $(B) quick

@@ -23,6 +23,11 @@ postconf -e \
   smtpd_tls_security_level=none \
   smtp_tls_security_level=none
 newaliases
+# postfix's chroot (/var/spool/postfix: its copies of /etc/hosts,
+# /etc/services, the resolver's libraries), as Debian's postfix@.service
+# makes it before each start; under capinit, the postfix-chroot oneshot
+# refreshes it at boot
+/usr/lib/postfix/configure-instance.sh -
 # systemd's apt timers would fetch package lists from the internet
 systemctl mask apt-daily.timer apt-daily-upgrade.timer
 # the network of systemd's boot: systemd-networkd with the same address

@@ -71,7 +71,14 @@ gssh() {
 # ------------------------------------------------ boot
 n=0
 # (anywhere on a line: the getty's prompt may come first)
+# A service that fails may leave its dependents waiting for ever: once
+# capinit reports a failure, 30 s more, not the whole limit.
+failed_at=
 while ! console | grep -q 'capinit: all [0-9]* services' && kill -0 "$qpid" 2>/dev/null && [ $n -lt $((limit * 4)) ]; do
+  if [ -z "$failed_at" ] && console | grep -q -e 'capinit: service [^ ]*: exited [1-9]' -e 'capinit: .*fatal:'; then
+    failed_at=$n
+  fi
+  [ -n "$failed_at" ] && [ $((n - failed_at)) -ge 120 ] && break
   sleep 0.25
   n=$((n + 1))
 done
