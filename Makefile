@@ -78,7 +78,7 @@ CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 ENGINE_OBJ := $(B)/obj/supervise/privilege.o $(B)/obj/supervise/container.o $(B)/obj/supervise/reaper.o
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
   supervise/log.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c \
-  supervise/procs.c)
+  supervise/procs.c supervise/initctl.c)
 PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
   inherited_cloexec();
   setvbuf(stderr, 0, _IOLBF, 0);
   sv.started_ms = now_ms();
-  sv.control = -1;
+  sv.control = sv.initctl = -1;
   sv.console = 2;
   /* PID 1 of a container: the kernel says so, since reboot(2) outside the
    * initial PID namespace refuses every command but the reboot ones

@@ -438,7 +438,7 @@ static uint64_t non_default_signals(void)
   return m;
 }
 
-enum { FD_SELF, FD_LOG, FD_READY, FD_NOTIFY, FD_CONTROL };
+enum { FD_SELF, FD_LOG, FD_READY, FD_NOTIFY, FD_CONTROL, FD_INITCTL };
 
 int supervisor_run(void)
 {
@@ -465,13 +465,15 @@ int supervisor_run(void)
     uint64_t t = now_ms();
     if (supervisor_load(1) < 0) return 111;
     if (control_listen() < 0) return 111;
+    /* Debian's poweroff, reboot, halt fall back on sysvinit's FIFO */
+    sv.initctl = sv.machine ? initctl_open() : -1;
     boot_phase_done("services", t);
   }
 
   service_settle_all();
 
   for (;;) {
-    size_t n = 0, i, want = 1 + CONTROL_FDS_MAX;
+    size_t n = 0, i, want = 2 + CONTROL_FDS_MAX;
     uint64_t deadline = 0, now;
     int timeout, r;
 
@@ -497,6 +499,7 @@ int supervisor_run(void)
       }
     }
     p[n].fd = self; p[n].events = POLLIN; kind[n] = FD_SELF; who[n++] = 0;
+    if (sv.initctl >= 0) { p[n].fd = sv.initctl; p[n].events = POLLIN; kind[n] = FD_INITCTL; who[n++] = 0; }
     for (i = 0; i < sv.n; i++) {
       service *s = sv.v[i];
       if (s->log.pipe >= 0) { p[n].fd = s->log.pipe; p[n].events = POLLIN; kind[n] = FD_LOG; who[n++] = s; }
@@ -528,6 +531,7 @@ int supervisor_run(void)
         if (!p[i].revents) continue;
         switch (kind[i]) {
           case FD_SELF: handle_signals(); break;
+          case FD_INITCTL: initctl_read(p[i].fd); break;
           case FD_LOG: if (who[i]->log.pipe == p[i].fd) log_read(who[i]); break;
           case FD_READY: if (who[i]->ready_pipe == p[i].fd) ready_read(who[i]); break;
           case FD_NOTIFY: if (who[i]->notify_sock == p[i].fd) notify_read(who[i]); break;

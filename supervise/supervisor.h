@@ -101,6 +101,7 @@ typedef struct supervisor_s {
   unsigned last_cap;
   int shutting_down;
   int control;             /* listening socket, -1 */
+  int initctl;             /* /run/initctl (machine), -1 */
   int console;             /* console fd for log = console */
   struct rlimit nofile;    /* what capinit started with: services get it */
   int subreaper;
@@ -157,6 +158,10 @@ int control_listen(void);
 size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline);
 void control_handle(struct pollfd const *p, size_t n);
 void control_close(void);
+
+/* initctl.c: /run/initctl, sysvinit's FIFO (PID 1 of a machine) */
+int initctl_open(void);
+void initctl_read(int fd);
 
 /* supervisor.c */
 int supervisor_load(int initial);
