@@ -132,7 +132,8 @@ CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 ENGINE_OBJ := $(B)/obj/supervise/privilege.o $(B)/obj/supervise/container.o $(B)/obj/supervise/reaper.o
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
-  supervise/log.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c)
+  supervise/log.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c \
+  supervise/procs.c supervise/initctl.c)
 PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
@@ -407,6 +408,49 @@ cross-inputs:
 	@for a in $(CROSS_CHECK); do $(MAKE) --no-print-directory ARCH=$$a B=$(B)/$$a check-inputs || exit 1; done
 # ---- end of the other architectures ---------------------------------------
 
+# ---- the Debian image (rootfs/debian/): make debian, boot-debian, check-debian
+#   make debian        build/debian/disk.ext4, vmlinuz, initrd.img: Debian 12
+#       from Debian's packages (mmdebstrap; the .deb files cached in
+#       build/debian/cache), systemd as Debian installs it, and capinit,
+#       capctl, capexec with rootfs/debian/overlay's services.
+#       DEBIAN_SSH_KEY=FILE.pub goes into root's authorized_keys.
+#   make boot-debian   boot it, interactive (DEBIAN_INIT=systemd for
+#       systemd); 127.0.0.1:2222, 2525, 8080 are the guest's 22, 25, 80
+#   make check-debian  the end-to-end tests (tests/debian/), which .ci/run
+#       runs after make check
+DEBIAN_STAMP := $(B)/.deps-debian
+DEBIAN_DISK := $(B)/debian/disk.ext4
+DEBIAN_INPUTS := $(BINS) $(wildcard rootfs/debian/*.sh) $(shell find rootfs/debian/overlay -type f 2>/dev/null)
+
+$(DEBIAN_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh debian
+	@touch $@
+
+# the key given once is kept (build/debian/user_key.pub) until another is
+DEBIAN_USER_KEY := $(B)/debian/user_key.pub
+ifneq ($(DEBIAN_SSH_KEY),)
+ifneq ($(shell cmp -s '$(DEBIAN_SSH_KEY)' $(DEBIAN_USER_KEY) && echo same),same)
+$(DEBIAN_USER_KEY): FORCE
+endif
+endif
+$(DEBIAN_USER_KEY):
+	@mkdir -p $(@D)
+	@if [ -n '$(DEBIAN_SSH_KEY)' ]; then cp '$(DEBIAN_SSH_KEY)' $@; else : > $@; fi
+
+$(DEBIAN_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP)
+	@sh rootfs/debian/build.sh $(B)
+
+.PHONY: debian boot-debian check-debian
+debian: $(DEBIAN_DISK)
+
+boot-debian: debian
+	@sh rootfs/debian/qemu.sh boot $(B)
+
+check-debian: debian $(CHECK_STAMP)
+	@TIERS=debian UNIT=no sh tests/run $(B)
+# ---- end of the Debian image block ----------------------------------------
+
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(SBINDIR)/
@@ -439,8 +483,20 @@ $(B)/bench/%: $(B)/obj/tests/bench/%.o
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 
-bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS)
+bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS) debian
 	@sh tests/bench/run.sh $(B) full
+	@sh tests/bench/debian.sh $(B) full
+
+# the Debian image under systemd and under capinit, side by side (also part
+# of make bench): 3 rounds, writes docs/debian.md's table and
+# docs/boot-debian.svg; the quick variant boots each init once and only
+# prints the table
+.PHONY: bench-debian bench-debian-quick
+bench-debian: debian
+	@sh tests/bench/debian.sh $(B) full
+
+bench-debian-quick: debian
+	@sh tests/bench/debian.sh $(B) quick
 
 bench-quick: all $(BENCH_BINS) $(BENCH_STAMP)
 	@sh tests/bench/run.sh $(B) quick

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
   inherited_cloexec();
   setvbuf(stderr, 0, _IOLBF, 0);
   sv.started_ms = now_ms();
-  sv.control = -1;
+  sv.control = sv.initctl = -1;
   sv.console = 2;
   /* PID 1 of a container: the kernel says so, since reboot(2) outside the
    * initial PID namespace refuses every command but the reboot ones
@@ -112,7 +112,10 @@ int main(int argc, char **argv)
     char path[4096];
     diag_list diags = { 0, 0, 0 };
     conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 0 };
+    uint64_t t = sv.started_ms;
     boot_mounts();
+    boot_phase_done("mounts", t);
+    t = now_ms();
     if (boot_console() < 0) boot_emergency("no /dev/console", 0);
     /* RB_DISABLE_CAD is in force: Ctrl-Alt-Del sends SIGINT to PID 1 */
     fprintf(stderr, "capinit %s: booting\n", CAPINIT_VERSION);
@@ -131,16 +134,23 @@ int main(int argc, char **argv)
       snprintf(why, sizeof why, "no configuration: %s: %s", path, strerror(errno));
       boot_emergency(why, sv.emergency_shell);
     }
+    boot_phase_done("console", t);
+    t = now_ms();
     snprintf(path, sizeof path, "%s/modules", sv.confdir);
     boot_modules(path);
+    boot_phase_done("modules", t);
     /* after the modules (file systems, disk drivers), before the file
      * capabilities (on a root the fstab may make writable) */
+    t = now_ms();
     {
       char why[8800];
       if (boot_fstab("/etc/fstab", why, sizeof why) < 0) boot_emergency(why, sv.emergency_shell);
     }
+    boot_phase_done("fstab", t);
+    t = now_ms();
     snprintf(path, sizeof path, "%s/filecaps", sv.confdir);
     boot_filecaps(path);
+    boot_phase_done("filecaps", t);
   }
   sv.last_cap = priv_last_cap();
   stderr_nonblocking();

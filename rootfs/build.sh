@@ -1,7 +1,7 @@
 #!/bin/sh
 # rootfs/build.sh -- build the root-free appliance image (make image).
 #
-#   sh rootfs/build.sh [-n] [-f cpio|ext4|squashfs] [-o OVERLAY]...
+#   sh rootfs/build.sh [-n] [-K] [-f cpio|ext4|squashfs] [-o OVERLAY]...
 #                      [-m MODULE]... BUILDDIR OUTDIR
 #
 # The appliance is declared in rootfs/skel/ (users, hostname, motd,
@@ -17,7 +17,8 @@
 # Each OVERLAY directory is copied over the tree (the demo adds its
 # runner this way); -m ships one more module without loading it.  -n
 # only checks: the tree is made and every check below runs, nothing is
-# written.
+# written.  The kernel modules are shipped without Debian's signatures
+# (see unsign below); -K keeps them, for a kernel that requires them.
 #
 # Into OUTDIR it writes
 #   initramfs.cpio.gz    the whole appliance (-f cpio, the default): the
@@ -45,7 +46,7 @@ set -eu
 LC_ALL=C
 export LC_ALL
 
-usage() { echo "usage: rootfs/build.sh [-n] [-f cpio|ext4|squashfs] [-o OVERLAY]... [-m MODULE]... BUILDDIR OUTDIR" >&2; exit 100; }
+usage() { echo "usage: rootfs/build.sh [-n] [-K] [-f cpio|ext4|squashfs] [-o OVERLAY]... [-m MODULE]... BUILDDIR OUTDIR" >&2; exit 100; }
 die() { echo "rootfs/build.sh: fatal: $*" >&2; exit 111; }
 refuse() { echo "rootfs/build.sh: refused: $*" >&2; refused=1; }
 
@@ -53,9 +54,11 @@ format=cpio
 overlays=
 extra_modules=
 check_only=
-while getopts nf:o:m: opt; do
+keep_signatures=
+while getopts nKf:o:m: opt; do
   case $opt in
     n) check_only=1 ;;
+    K) keep_signatures=1 ;;
     f) format=$OPTARG ;;
     o) [ -d "$OPTARG" ] || die "no overlay directory $OPTARG"; overlays="$overlays $(cd "$OPTARG" && pwd)" ;;
     m) extra_modules="$extra_modules $OPTARG" ;;
@@ -168,6 +171,26 @@ check_modes
 chown -R -h 0:0 "$R"
 
 # ---------------------------------------------------------------- modules
+# Debian signs its modules, and its kernel checks a module's signature
+# when it has one, but does not require one (no module.sig_enforce, no
+# lockdown without Secure Boot): an unsigned module loads as well, and
+# taints the kernel ("E").  The check is most of a module's load under
+# QEMU's TCG (about 30 ms of the appliance's boot for each of its eight
+# network modules, measured with capctl blame; docs/appliance.md), and
+# protects nothing here: the modules come from the same image as PID 1,
+# and whoever could load another module would not need it signed.  So
+# the image carries them without the signature that Debian appends
+# (module, signature, 12 bytes of struct module_signature whose last 4
+# are the signature's length, big-endian, and a 28-byte magic).  -K keeps
+# them, for a kernel booted to require signatures.
+unsign() { # FILE
+  [ -z "$keep_signatures" ] || return 0
+  [ "$(tail -c 28 "$1")" = "$(printf '~Module signature appended~\n')" ] || return 0
+  sig=$(tail -c 32 "$1" | head -c 4 | od -An -tu1 | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+  keep=$(( $(stat -c %s "$1") - 28 - 12 - sig ))
+  [ "$keep" -gt 0 ] || { refuse "$1: a module signature longer than the module"; return 0; }
+  head -c "$keep" "$1" > "$1.unsigned" && mv "$1.unsigned" "$1"
+}
 : > "$R/lib/modules/$krel/modules.dep"
 ko_of() { (cd "$kdir" && find kernel -name "$1.ko" | head -n 1); }
 deps_of() { strings -a "$kdir/$1" | sed -n 's/^depends=//p' | tr ',' ' '; }
@@ -178,6 +201,7 @@ ship() { # NAME
   [ -n "$ko" ] || { refuse "module $1 is not in $pkg"; return 0; }
   mkdir -p "$R/lib/modules/$krel/$(dirname "$ko")"
   cp "$kdir/$ko" "$R/lib/modules/$krel/$ko"
+  unsign "$R/lib/modules/$krel/$ko"
   depko=
   for d in $(deps_of "$ko"); do depko="$depko $(ko_of "$d")"; done
   echo "$ko:$depko" >> "$R/lib/modules/$krel/modules.dep"
@@ -322,6 +346,7 @@ case $format in
       ko=$(ko_of "$m")
       mkdir -p "$S/lib/modules/$krel/$(dirname "$ko")"
       cp "$kdir/$ko" "$S/lib/modules/$krel/$ko"
+      unsign "$S/lib/modules/$krel/$ko"
       echo "$ko:" >> "$S/lib/modules/$krel/modules.dep"
     done
     chown -R -h 0:0 "$S"

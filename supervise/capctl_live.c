@@ -151,7 +151,8 @@ typedef struct status_acc_s {
   int json, count, not_up, named;
 } status_acc;
 
-static char const *const number_fields[] = { "pid", "since_ms", "restarts", "user", "log_lines", "log_dropped" };
+static char const *const number_fields[] = { "pid", "since_ms", "restarts", "user", "log_lines", "log_dropped",
+                                             "spawned_ms", "ready_ms" };
 
 static void status_json(char *rec, status_acc *a)
 {
@@ -252,13 +253,150 @@ static void print_record(char *rec, void *arg)
   puts(rec);
 }
 
-static int verify_main(int argc, char **argv)
+/* A service's record; a process's ("process=PID ...") only with -p. */
+static void verify_record(char *rec, void *arg)
 {
-  char const *r = transact(join("verify", argc, argv), print_record, 0);
+  if (strncmp(rec, "process=", 8) || *(int *)arg) puts(rec);
+}
+
+static int verify_main(int processes, int argc, char **argv)
+{
+  char const *r = transact(join("verify", argc, argv), verify_record, &processes);
   if (strcmp(r, "ok")) {
     fflush(stdout);  /* the records, then the error */
     fprintf(stderr, "capctl: %s\n", r);
     return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------ blame */
+
+#define BLAME_MAX 4096
+
+typedef struct blame_row_s {
+  char name[80], state[16], type[16];
+  long long start, end;    /* ms since capinit started; -1: none */
+  int phase;
+} blame_row;
+
+typedef struct blame_acc_s {
+  long long kernel_ms, ready_ms;
+  blame_row *v;
+  size_t n;
+} blame_acc;
+
+static long long ms_field(char const *rec, char const *key)
+{
+  char v[32];
+  field(rec, key, v, sizeof v);
+  return v[0] >= '0' && v[0] <= '9' ? atoll(v) : -1;
+}
+
+static void blame_record(char *rec, void *arg)
+{
+  blame_acc *a = arg;
+  blame_row *r;
+  if (!strncmp(rec, "boot\t", 5)) {
+    a->kernel_ms = ms_field(rec, "kernel_ms");
+    a->ready_ms = ms_field(rec, "ready_ms");
+    return;
+  }
+  if (a->n == BLAME_MAX) return;
+  r = &a->v[a->n++];
+  r->phase = !strncmp(rec, "phase=", 6);
+  field(rec, r->phase ? "phase" : "name", r->name, sizeof r->name);
+  field(rec, "state", r->state, sizeof r->state);
+  field(rec, "type", r->type, sizeof r->type);
+  r->start = ms_field(rec, r->phase ? "start_ms" : "spawned_ms");
+  r->end = ms_field(rec, r->phase ? "end_ms" : "ready_ms");
+}
+
+static long long duration(blame_row const *r)
+{
+  return r->start >= 0 && r->end >= r->start ? r->end - r->start : -1;
+}
+
+/* Longest first, as systemd-analyze blame; those without a duration last. */
+static int by_duration(void const *x, void const *y)
+{
+  long long a = duration(x), b = duration(y);
+  return a != b ? (a < b ? 1 : -1) : strcmp(((blame_row const *)x)->name, ((blame_row const *)y)->name);
+}
+
+static char const *secs(long long ms, char *buf, size_t len)
+{
+  if (ms < 0) return "-";
+  snprintf(buf, len, "%lld.%03llds", ms / 1000, ms % 1000);
+  return buf;
+}
+
+static void json_ms(char const *key, long long ms)
+{
+  printf("\"%s\": ", key);
+  if (ms < 0) printf("null");
+  else printf("%lld", ms);
+}
+
+static int blame_main(int json)
+{
+  static blame_row rows[BLAME_MAX];
+  blame_acc a = { -1, -1, rows, 0 };
+  char const *r = transact("blame", blame_record, &a);
+  char b1[32], b2[32], b3[32];
+  size_t i;
+  int first;
+  if (strcmp(r, "ok")) {
+    fprintf(stderr, "capctl: %s\n", r);
+    return 1;
+  }
+  if (json) {
+    printf("{\n  ");
+    json_ms("kernel_ms", a.kernel_ms);
+    printf(",\n  ");
+    json_ms("ready_ms", a.ready_ms);
+    printf(",\n  \"phases\": [");
+    for (i = 0, first = 1; i < a.n; i++) {
+      if (!a.v[i].phase) continue;
+      printf("%s\n    { \"name\": ", first ? "" : ",");
+      json_str(a.v[i].name);
+      printf(", ");
+      json_ms("start_ms", a.v[i].start);
+      printf(", ");
+      json_ms("end_ms", a.v[i].end);
+      printf(" }");
+      first = 0;
+    }
+    printf("%s],\n  \"services\": [", first ? "" : "\n  ");
+    for (i = 0, first = 1; i < a.n; i++) {
+      if (a.v[i].phase) continue;
+      printf("%s\n    { \"name\": ", first ? "" : ",");
+      json_str(a.v[i].name);
+      printf(", \"state\": ");
+      json_str(a.v[i].state);
+      printf(", \"type\": ");
+      json_str(a.v[i].type);
+      printf(", ");
+      json_ms("spawned_ms", a.v[i].start);
+      printf(", ");
+      json_ms("ready_ms", a.v[i].end);
+      printf(" }");
+      first = 0;
+    }
+    printf("%s]\n}\n", first ? "" : "\n  ");
+    return 0;
+  }
+  printf("capinit started %s after the kernel; ", secs(a.kernel_ms, b1, sizeof b1));
+  if (a.ready_ms >= 0) printf("every service ready (or failed) %s after that\n", secs(a.ready_ms, b1, sizeof b1));
+  else printf("not every service is ready yet\n");
+  qsort(a.v, a.n, sizeof *a.v, by_duration);
+  printf("%10s %10s %10s  %s\n", "TIME", "FROM", "TO", "NAME");
+  for (i = 0; i < a.n; i++) {
+    blame_row const *x = &a.v[i];
+    printf("%10s %10s %10s  %s%s", secs(duration(x), b1, sizeof b1), secs(x->start, b2, sizeof b2),
+           secs(x->end, b3, sizeof b3), x->phase ? "(boot) " : "", x->name);
+    if (!x->phase && strcmp(x->state, "up")) printf(" (%s)", x->state);
+    putchar('\n');
   }
   return 0;
 }
@@ -396,7 +534,7 @@ int live_main(int argc, char **argv)
 {
   char const *verb = argv[0];
   char const *env = getenv("CAPINIT_RUNDIR");
-  int i, k = 1, json = 0;
+  int i, k = 1, json = 0, processes = 0;
   if (env && *env) rundir = env;
   if (!control_verb_find(verb)) strerr_dief3x(100, "unknown verb '", verb, "' (capctl --help lists them)");
   /* -r DIR may stand anywhere before the names, and before "--" */
@@ -409,8 +547,10 @@ int live_main(int argc, char **argv)
     if (!strcmp(argv[i], "-r")) {
       if (++i == argc) strerr_dief1x(100, "option -r needs a value");
       rundir = argv[i];
-    } else if (!strcmp(argv[i], "--json") && !strcmp(verb, "status")) {
+    } else if (!strcmp(argv[i], "--json") && (!strcmp(verb, "status") || !strcmp(verb, "blame"))) {
       json = 1;
+    } else if (!strcmp(argv[i], "-p") && !strcmp(verb, "verify")) {
+      processes = 1;
     } else if (argv[i][0] == '-' && argv[i][1] && strcmp(verb, "log")) {
       strerr_dief5x(100, "unknown option '", argv[i], "' for ", verb, " (capctl --help lists them)");
     } else {
@@ -420,7 +560,11 @@ int live_main(int argc, char **argv)
   argc = k;
   argv[argc] = 0;
   if (!strcmp(verb, "status")) return status_main(json, argc - 1, argv + 1);
-  if (!strcmp(verb, "verify")) return verify_main(argc - 1, argv + 1);
+  if (!strcmp(verb, "verify")) return verify_main(processes, argc - 1, argv + 1);
+  if (!strcmp(verb, "blame")) {
+    if (argc > 1) strerr_dieusage(100, "capctl blame [--json]");
+    return blame_main(json);
+  }
   if (!strcmp(verb, "log")) return log_main(argc, argv);
   if (argc - 1 < (int)control_verb_find(verb)->min_args) {
     char u[256];

@@ -25,8 +25,10 @@
 
 #include "../conf/explain.h"
 #include "../conf/names.h"
+#include "../conf/verdict.h"
 #include "control.h"
 #include "privilege.h"
+#include "procs.h"
 #include "supervisor.h"
 #include "verify_container.h"
 
@@ -240,8 +242,24 @@ static void last_exit(service const *s, char *buf, size_t len)
   else snprintf(buf, len, "-");
 }
 
+/* A time of capinit's clock as ms since capinit started, "-" for none. */
+static char const *since_start(uint64_t t, char *buf, size_t len)
+{
+  if (!t || t < sv.started_ms) return "-";
+  snprintf(buf, len, "%" PRIu64, t - sv.started_ms);
+  return buf;
+}
+
+/* When the current (or last) run was spawned, and became ready. */
+static void run_times(service const *s, char *sp, char *rd, size_t len)
+{
+  if (*since_start(s->spawned_at, sp, len) == '-') strcpy(sp, "-");
+  if (s->up_at < s->spawned_at || *since_start(s->up_at, rd, len) == '-') strcpy(rd, "-");
+}
+
 static void status_record(client *c, service *s)
 {
+  char sp[24], rd[24];
   char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
   char text[STATUS_TEXT_MAX], fail[256], what[200], name[SVC_NAME_MAX + 1];
   uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
@@ -271,92 +289,120 @@ static void status_record(client *c, service *s)
     snprintf(fail, sizeof fail, "%s", le);
   }
   clean(fail);
+  run_times(s, sp, rd, sizeof sp);
   reply(c,
         "name=%s\tstate=%s\twanted=%s\tpid=%d\tsince_ms=%" PRIu64 "\trestarts=%u\tlast_exit=%s"
         "\tstatus=%s\tfailure=%s\tuser=%u\tmode=%s\ttype=%s\tlog_lines=%" PRIu64 "\tlog_dropped=%" PRIu64
-        "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s",
+        "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s"
+        "\tspawned_ms=%s\tready_ms=%s",
         record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)pid,
         since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
         s->spec->mode == SVC_NOROOT ? "noroot" : "legacy",
         s->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", s->log.lines, s->log.dropped,
-        uid, gid, groups, inh, prm, eff, bnd, amb, nnp);
+        uid, gid, groups, inh, prm, eff, bnd, amb, nnp, sp, rd);
 }
 
 /* ------------------------------------------------------------ verify */
 
-/* "29 44" and "44 29" are the same set of groups. */
-static int same_number_set(char const *a, char const *b)
+#define VERIFY_PROCS_MAX 4096  /* processes of one service looked at */
+
+/* One process of a service against the prediction of its command: a
+ * record "process=PID ..." (capctl verify -p shows them), and its
+ * verdict.  -1 when it is gone (it ended since /proc was read). */
+static int verify_process(client *c, service *s, proc_entry const *e, cred_state const *want, verdict *v)
 {
-  unsigned long x[256], y[256];
-  size_t nx = 0, ny = 0, i, j;
-  char *end;
-  while (*a && nx < 256) {
-    x[nx++] = strtoul(a, &end, 10);
-    if (end == a) return 0;
-    a = end + strspn(end, " ");
+  char path[64], buf[4096], fields[128], name[SVC_NAME_MAX + 1];
+  char uid[64], gid[64], groups[VERDICT_TEXT_MAX], eff[20], prm[20], bnd[20];
+  live_creds live;
+  ssize_t r;
+  size_t w = 0;
+  int fd, f;
+  snprintf(path, sizeof path, "/proc/%d/status", (int)e->pid);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  r = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (r <= 0 || live_creds_parse(buf, (size_t)r, &live) < 0) return -1;
+  verdict_judge(&live, want, v);
+  fields[0] = 0;
+  for (f = 0; f < VF_COUNT; f++)
+    if (v->differ & 1u << f) w += (size_t)snprintf(fields + w, sizeof fields - w, "%s%s", w ? "," : "", verdict_field_names[f]);
+  verdict_format(VF_UID, &live.c, live.fsuid, live.fsgid, uid, sizeof uid);
+  verdict_format(VF_GID, &live.c, live.fsuid, live.fsgid, gid, sizeof gid);
+  verdict_format(VF_GROUPS, &live.c, live.fsuid, live.fsgid, groups, sizeof groups);
+  verdict_format(VF_CAPPRM, &live.c, 0, 0, prm, sizeof prm);
+  verdict_format(VF_CAPEFF, &live.c, 0, 0, eff, sizeof eff);
+  verdict_format(VF_CAPBND, &live.c, 0, 0, bnd, sizeof bnd);
+  {
+    char comm[sizeof e->comm];
+    memcpy(comm, e->comm, sizeof comm);
+    clean(comm);
+    reply(c, "process=%d\tname=%s\tppid=%d\tcomm=%s\tresult=%s\tfields=%s\tuid=%s\tgid=%s\tgroups=%s"
+          "\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tno_new_privs=%d",
+          (int)e->pid, record_name(s, name, sizeof name), (int)e->ppid, comm,
+          v->result == VERDICT_SAME ? "same" : v->result == VERDICT_DROPPED ? "dropped" : "more",
+          fields[0] ? fields : "-", uid, gid, groups[0] ? groups : "-", prm, eff, bnd, live.c.nnp);
   }
-  while (*b && ny < 256) {
-    y[ny++] = strtoul(b, &end, 10);
-    if (end == b) return 0;
-    b = end + strspn(end, " ");
-  }
-  if (nx != ny) return 0;
-  for (i = 0; i < nx; i++) {
-    for (j = 0; j < ny && y[j] != x[i]; j++) ;
-    if (j == ny) return 0;
-  }
-  return 1;
+  return 0;
 }
 
-static int verify_one(client *c, service *s)
+static int verify_one(client *c, service *s, proc_table const *procs)
 {
   static enum setgid_rule rule = SETGID_RULE_UNKNOWN;  /* a fact of the kernel: once known, kept */
+  static size_t members[VERIFY_PROCS_MAX];
   cred_state launcher;
   exec_target t;
   kernel_facts k = { sv.last_cap, SETGID_RULE_UNKNOWN };
   prediction p;
-  char live[9][600], want[9][600];
-  static char const *const keys[] = { "Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff",
-                                      "CapBnd", "CapAmb", "NoNewPrivs" };
-  size_t i, j, w;
-  pid_t pid = service_command_pid(s);
+  verdict v, worst;
+  size_t i, n, seen = 0, dropped = 0;
+  pid_t pid = service_command_pid(s), worst_pid = 0;
+  char worst_comm[sizeof procs->v[0].comm] = "";
+  char name[SVC_NAME_MAX + 1];
   char live_root[64];  /* a container's tree is the one its command sees */
+  record_name(s, name, sizeof name);
   snprintf(live_root, sizeof live_root, "/proc/%d/root", (int)pid);
   if (s->state != ST_UP || pid <= 0 || s->spec->type != SVC_LONGRUN) {
-    char name[SVC_NAME_MAX + 1];
-    reply(c, "name=%s\tresult=skipped\treason=not running", record_name(s, name, sizeof name));
+    reply(c, "name=%s\tresult=skipped\treason=not running", name);
     return 0;
   }
   if (control_launcher(&launcher) < 0 || control_target_in(container_has_mounts(s->spec->ct) ? live_root : 0, s->spec->argv[0], &t) < 0) {
-    reply(c, "name=%s\tresult=error\treason=%s", s->spec->name, strerror(errno));
+    reply(c, "name=%s\tresult=error\treason=%s", name, strerror(errno));
     return 1;
   }
   if (rule == SETGID_RULE_UNKNOWN && explain_needs_setgid_rule(s->spec, &launcher, &t))
     rule = control_setgid_rule();
   k.setgid_rule = rule;
   explain_predict(s->spec, &launcher, &t, &k, &p);
-  snprintf(want[0], sizeof want[0], "%u %u %u %u", p.after.ruid, p.after.euid, p.after.suid, p.after.euid);
-  snprintf(want[1], sizeof want[1], "%u %u %u %u", p.after.rgid, p.after.egid, p.after.sgid, p.after.egid);
-  w = 0;
-  want[2][0] = 0;
-  for (j = 0; j < p.after.ngroups && w < sizeof want[2] - 16; j++)
-    w += (size_t)snprintf(want[2] + w, sizeof want[2] - w, "%s%u", j ? " " : "", p.after.groups[j]);
-  snprintf(want[3], sizeof want[3], "%016" PRIx64, p.after.inh);
-  snprintf(want[4], sizeof want[4], "%016" PRIx64, p.after.prm);
-  snprintf(want[5], sizeof want[5], "%016" PRIx64, p.after.eff);
-  snprintf(want[6], sizeof want[6], "%016" PRIx64, p.after.bnd);
-  snprintf(want[7], sizeof want[7], "%016" PRIx64, p.after.amb);
-  snprintf(want[8], sizeof want[8], "%d", p.after.nnp);
-  for (i = 0; i < 9; i++) {
-    proc_field(pid, keys[i], live[i], sizeof live[i]);
-    if (i == 2 ? same_number_set(live[i], want[i]) : !strcmp(live[i], want[i])) continue;
-    reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", s->spec->name, keys[i],
-          live[i], want[i]);
+  if (p.refused) {
+    reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s", name, p.reason);
     return 1;
   }
-  if (p.refused) {
-    reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s",
-          s->spec->name, p.reason);
+  /* every process of the service, its command first (the reaper of a
+   * private-pids service leads it, with the service's credentials too) */
+  n = proc_members(procs, s->pid, members, VERIFY_PROCS_MAX);
+  if (n > VERIFY_PROCS_MAX) n = VERIFY_PROCS_MAX;
+  memset(&worst, 0, sizeof worst);
+  worst.result = VERDICT_SAME;
+  for (i = 0; i < n; i++) {
+    proc_entry const *e = &procs->v[members[i]];
+    if (verify_process(c, s, e, &p.after, &v) < 0) continue;
+    seen++;
+    dropped += v.result == VERDICT_DROPPED;
+    if (v.result == VERDICT_MORE && worst.result != VERDICT_MORE) {
+      worst = v;
+      worst_pid = e->pid;
+      memcpy(worst_comm, e->comm, sizeof worst_comm);
+      clean(worst_comm);
+    }
+  }
+  if (!seen) {
+    reply(c, "name=%s\tresult=error\treason=no process of it could be read in /proc", name);
+    return 1;
+  }
+  if (worst.result == VERDICT_MORE) {
+    reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s\tpid=%d\tcomm=%s\tprocesses=%zu",
+          name, verdict_field_names[worst.field], worst.live, worst.want, (int)worst_pid, worst_comm, seen);
     return 1;
   }
   {
@@ -365,11 +411,12 @@ static int verify_one(client *c, service *s)
       clean(field);
       clean(lv);
       clean(wv);
-      reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", s->spec->name, field, lv, wv);
+      reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", name, field, lv, wv);
       return 1;
     }
   }
-  reply(c, "name=%s\tresult=ok", s->spec->name);
+  if (dropped) reply(c, "name=%s\tresult=dropped\tprocesses=%zu\tdropped=%zu", name, seen, dropped);
+  else reply(c, "name=%s\tresult=ok\tprocesses=%zu", name, seen);
   return 0;
 }
 
@@ -466,10 +513,29 @@ static void request(client *c, char const *msg, size_t len)
     snprintf(why, sizeof why, "capctl %s", verb);
     supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
     reply(c, "ok");
+  } else if (!strcmp(verb, "blame")) {
+    char a[24], b[24];
+    reply(c, "boot\tkernel_ms=%" PRIu64 "\tready_ms=%s", sv.started_ms, since_start(sv.ready_ms, a, sizeof a));
+    for (i = 0; i < sv.nphases; i++)
+      reply(c, "phase=%s\tstart_ms=%s\tend_ms=%s", sv.phases[i].name, since_start(sv.phases[i].start, a, sizeof a),
+            since_start(sv.phases[i].end, b, sizeof b));
+    for (i = 0; i < sv.n; i++) {
+      char name[SVC_NAME_MAX + 1];
+      run_times(sv.v[i], a, b, sizeof a);
+      reply(c, "name=%s\tstate=%s\ttype=%s\tspawned_ms=%s\tready_ms=%s", record_name(sv.v[i], name, sizeof name),
+            state_names[sv.v[i]->state], sv.v[i]->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", a, b);
+    }
+    reply(c, "ok");
   } else if (!strcmp(verb, "verify")) {
     unsigned bad = 0;
-    if (!n) for (i = 0; i < sv.n; i++) bad += (unsigned)verify_one(c, sv.v[i]);
-    for (i = 0; i < n; i++) bad += (unsigned)verify_one(c, targets[i]);
+    proc_table procs;
+    if (proc_table_read(&procs) < 0) {
+      reply(c, "error: unable to read /proc: %s", strerror(errno));
+      return;
+    }
+    if (!n) for (i = 0; i < sv.n; i++) bad += (unsigned)verify_one(c, sv.v[i], &procs);
+    for (i = 0; i < n; i++) bad += (unsigned)verify_one(c, targets[i], &procs);
+    proc_table_free(&procs);
     if (bad) reply(c, "error: %u service%s differ%s from the prediction", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
     else reply(c, "ok");
   }

@@ -13,6 +13,7 @@ control_verb const control_verbs[] = {
   { "reload", 1, 0, "" },
   { "log", 0, 1, "NAME" },
   { "verify", 0, 0, "[NAME...]" },
+  { "blame", 0, 0, "" },
   { "poweroff", 1, 0, "" },
   { "reboot", 1, 0, "" },
   { "halt", 1, 0, "" },

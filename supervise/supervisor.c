@@ -52,6 +52,14 @@ int mkdir_p(char const *path, mode_t mode)
   return 0;
 }
 
+void boot_phase_done(char const *name, uint64_t start)
+{
+  if (sv.nphases == BOOT_PHASES_MAX) return;
+  sv.phases[sv.nphases].name = name;
+  sv.phases[sv.nphases].start = start;
+  sv.phases[sv.nphases++].end = now_ms();
+}
+
 void supervisor_refuse_command(char const *path, char const *why)
 {
   bad_command *v = realloc(sv.bad_commands, (sv.nbad_commands + 1) * sizeof *v);
@@ -361,6 +369,7 @@ static void report_ready(void)
     n++;
   }
   sv.ready_reported = 1;
+  sv.ready_ms = now_ms();
   if (failed)
     fprintf(stderr, "capinit: all %zu services settled %llu ms after capinit started: %zu ready, %zu failed\n",
             n, (unsigned long long)(now_ms() - sv.started_ms), n - failed, failed);
@@ -429,7 +438,7 @@ static uint64_t non_default_signals(void)
   return m;
 }
 
-enum { FD_SELF, FD_LOG, FD_READY, FD_NOTIFY, FD_CONTROL };
+enum { FD_SELF, FD_LOG, FD_READY, FD_NOTIFY, FD_CONTROL, FD_INITCTL };
 
 int supervisor_run(void)
 {
@@ -452,13 +461,19 @@ int supervisor_run(void)
   priv_signals_to_reset = non_default_signals();
 
   /* the configuration first: it names the socket's control-group */
-  if (supervisor_load(1) < 0) return 111;
-  if (control_listen() < 0) return 111;
+  {
+    uint64_t t = now_ms();
+    if (supervisor_load(1) < 0) return 111;
+    if (control_listen() < 0) return 111;
+    /* Debian's poweroff, reboot, halt fall back on sysvinit's FIFO */
+    sv.initctl = sv.machine ? initctl_open() : -1;
+    boot_phase_done("services", t);
+  }
 
   service_settle_all();
 
   for (;;) {
-    size_t n = 0, i, want = 1 + CONTROL_FDS_MAX, first_control;
+    size_t n = 0, i, want = 2 + CONTROL_FDS_MAX, first_control;
     uint64_t deadline = 0, now;
     int timeout, r;
 
@@ -484,6 +499,7 @@ int supervisor_run(void)
       }
     }
     p[n].fd = self; p[n].events = POLLIN; kind[n] = FD_SELF; who[n++] = 0;
+    if (sv.initctl >= 0) { p[n].fd = sv.initctl; p[n].events = POLLIN; kind[n] = FD_INITCTL; who[n++] = 0; }
     for (i = 0; i < sv.n; i++) {
       service *s = sv.v[i];
       if (s->log.pipe >= 0) { p[n].fd = s->log.pipe; p[n].events = POLLIN; kind[n] = FD_LOG; who[n++] = s; }
@@ -508,6 +524,7 @@ int supervisor_run(void)
         if (!p[i].revents) continue;
         switch (kind[i]) {
           case FD_SELF: handle_signals(); break;
+          case FD_INITCTL: initctl_read(p[i].fd); break;
           case FD_LOG: if (who[i]->log.pipe == p[i].fd) log_read(who[i]); break;
           case FD_READY: if (who[i]->ready_pipe == p[i].fd) ready_read(who[i]); break;
           case FD_NOTIFY: if (who[i]->notify_sock == p[i].fd) notify_read(who[i]); break;

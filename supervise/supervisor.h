@@ -80,6 +80,14 @@ typedef struct service_s {
   unsigned char not_ready; /* stopped by ready-timeout: its end is a failure */
 } service;
 
+/* A step of PID 1's boot (mounts, modules, fstab...), for capctl blame:
+ * monotonic ms. */
+#define BOOT_PHASES_MAX 8
+typedef struct boot_phase_s {
+  char const *name;        /* static text */
+  uint64_t start, end;
+} boot_phase;
+
 typedef struct bad_command_s {
   char *path;
   char const *why;         /* static text: "its command ..." */
@@ -93,6 +101,7 @@ typedef struct supervisor_s {
   unsigned last_cap;
   int shutting_down;
   int control;             /* listening socket, -1 */
+  int initctl;             /* /run/initctl (machine), -1 */
   int console;             /* console fd for log = console */
   struct rlimit nofile;    /* what capinit started with: services get it */
   int subreaper;
@@ -104,8 +113,11 @@ typedef struct supervisor_s {
   size_t nbad_commands;
   int bad_commands_lost;   /* one could not be recorded: refuse all */
   char **emergency_shell;
-  uint64_t started_ms;     /* capinit's start, for the boot-to-ready time */
+  uint64_t started_ms;     /* capinit's start (monotonic: since the kernel's) */
+  uint64_t ready_ms;       /* when every service first was ready or failed, 0 */
   int ready_reported;
+  boot_phase phases[BOOT_PHASES_MAX];
+  size_t nphases;
 } supervisor;
 
 extern supervisor sv;
@@ -147,10 +159,16 @@ size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline);
 void control_handle(struct pollfd const *p, size_t n);
 void control_close(void);
 
+/* initctl.c: /run/initctl, sysvinit's FIFO (PID 1 of a machine) */
+int initctl_open(void);
+void initctl_read(int fd);
+
 /* supervisor.c */
 int supervisor_load(int initial);
 /* mkdir -p: every missing component with mode. */
 int mkdir_p(char const *path, mode_t mode);
+/* Record a phase of the boot that started at start and ends now. */
+void boot_phase_done(char const *name, uint64_t start);
 /* Refuse every service whose command is path (PID 1: filecaps mismatch). */
 void supervisor_refuse_command(char const *path, char const *why);
 /* Stop every service, then do action (see supervisor.action). */

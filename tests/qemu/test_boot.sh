@@ -11,6 +11,10 @@
 #              and 10 000 orphans, then capctl poweroff; the host checks
 #              QEMU's exit, the shutdown order and the stop-timeout SIGKILL
 #   reboot     busybox reboot (SIGTERM to PID 1): QEMU exits (-no-reboot)
+#   initctl    /run/initctl, sysvinit's FIFO that Debian's systemctl poweroff
+#              writes to without systemd: a FIFO of mode 0000 that a uid 0
+#              in a noroot tree cannot open (legacy root can); a runlevel
+#              capinit has not (Z) is refused, runlevel 0 powers off
 #   halt       busybox halt (SIGUSR1): the kernel halts, QEMU is killed
 #   poweroff, pwr, cad
 #              busybox poweroff (SIGUSR2), kill -PWR 1, kill -INT 1 (as
@@ -76,22 +80,25 @@ results_done() { # SCENARIO: the guest's explicit end marker
   t_ok $? "$1: the guest wrote DONE"
 }
 
+guest_tap() { # SCENARIO: the guest's own tests, one by one, and its whole plan
+  tr -d '\r' < "$dir/results.txt" > "$dir/results.tap" 2>/dev/null
+  guest_plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/results.tap")
+  guest_n=0
+  while IFS= read -r l; do
+    case $l in
+      "ok "*) guest_n=$((guest_n + 1)); t_ok 0 "$1 (guest): ${l#ok [0-9]* - }" ;;
+      "not ok "*) guest_n=$((guest_n + 1)); t_ok 1 "$1 (guest): ${l#not ok [0-9]* - }" ;;
+      "#"*) echo "$l" ;;
+    esac
+  done < "$dir/results.tap"
+  t_eq "$guest_n" "${guest_plan:-none}" "$1: the guest ran its whole plan"
+}
+
 # ---------------------------------------------------------------- main
 boot main
 t_eq "$end $rc" "exit 0" "main: QEMU exited 0 by itself (capctl poweroff)"
 results_done main
-# the guest's own tests, one by one, and its whole plan
-tr -d '\r' < "$dir/results.txt" > "$dir/results.tap" 2>/dev/null
-guest_plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/results.tap")
-guest_n=0
-while IFS= read -r l; do
-  case $l in
-    "ok "*) guest_n=$((guest_n + 1)); t_ok 0 "main (guest): ${l#ok [0-9]* - }" ;;
-    "not ok "*) guest_n=$((guest_n + 1)); t_ok 1 "main (guest): ${l#not ok [0-9]* - }" ;;
-    "#"*) echo "$l" ;;
-  esac
-done < "$dir/results.tap"
-t_eq "$guest_n" "${guest_plan:-none}" "main: the guest ran its whole plan"
+guest_tap main
 has "main: kernel support line" '^capinit: kernel [^ ]*: securebits yes, ambient capabilities yes, last capability [0-9]+$'
 has "main: the module was loaded by capinit" '^capinit: modules: 1 of 1 loaded$'
 has "main: the filecaps manifest was applied where it could be" '^capinit: filecaps: 1 of 2 files as the manifest says$'
@@ -146,6 +153,19 @@ for sc in poweroff:USR2:"power off":"power off":"Power down" pwr:PWR:"power off"
   t_eq "$(last_capinit_line)" "capinit: $last" "$name: capinit's last word is '$last'"
   has "$name: the kernel: $kernel" "reboot: $kernel\$"
 done
+
+# ---------------------------------------------------------------- initctl
+boot initctl
+t_eq "$end $rc" "exit 0" "initctl: QEMU exited 0 (runlevel 0 on /run/initctl, as Debian's systemctl poweroff writes it)"
+results_done initctl
+guest_tap initctl
+has "initctl: a runlevel capinit has not is refused, and nothing stops" \
+  '^capinit: warning: /run/initctl: runlevel Z: capinit has none \(0 powers off, 6 reboots\)$'
+before "runlevel Z: capinit has none" "capinit: /run/initctl: runlevel 0 (power off): stopping every service" \
+  "initctl: runlevel 0 is the stop's reason, after the refusal"
+t_eq "$(grep -c 'stopping every service$' "$con")" 1 "initctl: one stop, the runlevel 0 one"
+before "service trigger: stopped" "service sleeper: stopping" "initctl: services stopped in reverse order"
+t_eq "$(last_capinit_line)" "capinit: power off" "initctl: capinit's last word is 'power off'"
 
 # ---------------------------------------------------------------- halt
 boot halt

@@ -180,8 +180,8 @@ t_eq "$(g all ns.mnt) $(g all ns.pid) $(g all ns.ipc) $(g all ns.uts) $(g all ns
 sv_wait ct-daemon up && sv_wait ct-jail up
 t_ok $? "two contained daemons up"
 out=$(sv_ctl verify ct-daemon ct-jail)
-t_eq "$?:$(echo "$out" | tr '\t' ' ' | tr '\n' ,)" "0:name=ct-daemon result=ok,name=ct-jail result=ok," \
-  "capctl verify: both as declared (namespaces, root, mounts, process view)"
+t_eq "$?:$(echo "$out" | tr '\t' ' ' | tr '\n' ,)" "0:name=ct-daemon result=ok processes=4,name=ct-jail result=ok processes=1," \
+  "capctl verify: both as declared (namespaces, root, mounts, process view), every process (the reaper, the shell, two sleeps)"
 DPID=$(sv_field ct-daemon pid)
 sv_in sh -c "cat /proc/$DPID/status" > "$T/dstatus"
 REAPER=$(sed -n 's/^PPid:[[:space:]]*//p' "$T/dstatus")

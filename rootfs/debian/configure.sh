@@ -1,0 +1,53 @@
+#!/bin/sh
+# rootfs/debian/configure.sh -- run by rootfs/debian/build.sh inside the
+# image (chroot, as root), after the overlay: what needs the image's own
+# tools.  The same configuration serves both boots: systemd's and
+# capinit's.
+set -eu
+
+# --- off the internet: nothing of the image may try to reach it
+# postfix: local mail only: nothing is relayed or sent out (the error
+# transport bounces it at once), no DNS (the names are in /etc/hosts)
+echo debian.localdomain > /etc/mailname
+postconf -e \
+  myhostname=debian.localdomain \
+  mydomain=localdomain \
+  myorigin=/etc/mailname \
+  'mydestination=$myhostname, debian, localhost.localdomain, localhost' \
+  inet_interfaces=all \
+  inet_protocols=ipv4 \
+  relayhost= \
+  default_transport=error \
+  relay_transport=error \
+  smtp_dns_support_level=disabled \
+  smtpd_tls_security_level=none \
+  smtp_tls_security_level=none
+newaliases
+# postfix's chroot (/var/spool/postfix: its copies of /etc/hosts,
+# /etc/services, the resolver's libraries), as Debian's postfix@.service
+# makes it before each start; under capinit, the postfix-chroot oneshot
+# refreshes it at boot
+/usr/lib/postfix/configure-instance.sh -
+# systemd's apt timers would fetch package lists from the internet
+systemctl mask apt-daily.timer apt-daily-upgrade.timer
+# the network of systemd's boot: systemd-networkd with the same address
+# as capinit's network oneshot (/etc/systemd/network/10-eth0.network)
+systemctl enable systemd-networkd.service
+
+# --- the daemons that are not root under capinit
+# nginx's temporary files (master and workers are www-data); Debian
+# leaves /var/lib/nginx to a root master
+chown www-data:www-data /var/lib/nginx
+# chronyd's state and logs, its own (as systemd's StateDirectory= and
+# LogsDirectory= make them)
+mkdir -p /var/lib/chrony /var/log/chrony
+chown _chrony:_chrony /var/lib/chrony /var/log/chrony
+chmod 0750 /var/lib/chrony /var/log/chrony
+# rsyslog's work directory
+mkdir -p /var/spool/rsyslog
+# capinit's service logs
+mkdir -p /var/log/capinit
+
+# --- logins: root on the console without a password (the console is
+# QEMU's serial port, on the host only); ssh with a key
+passwd -d root >/dev/null

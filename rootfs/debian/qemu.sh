@@ -1,0 +1,72 @@
+#!/bin/sh
+# rootfs/debian/qemu.sh boot|run BUILDDIR [OUTDIR] -- boot the Debian image
+# (make debian: BUILDDIR/debian/) in QEMU: TCG (KVM does not work on these
+# machines), 2 CPUs, 1 GiB, the disk on virtio, read-write, Debian's
+# kernel and initrd, and QEMU's user network with restrict=on: the guest
+# reaches nothing outside QEMU; three host ports reach its 22, 25 and 80.
+#
+#   boot   interactive: the serial console is this terminal (Ctrl-A X
+#          quits QEMU), ports 127.0.0.1:2222, 2525 and 8080
+#   run    for the tests and make bench: QEMU in the foreground without a
+#          terminal, the console in OUTDIR/console.log, QEMU's own
+#          messages in OUTDIR/qemu.err; exits with QEMU
+#
+# Environment:
+#   DEBIAN_INIT=capinit|systemd   the init: capinit (init=/sbin/capinit on
+#                the kernel's command line, the default) or systemd (no
+#                init=: the image's /sbin/init)
+#   DEBIAN_DISK=FILE   the root disk (BUILDDIR/debian/disk.ext4)
+#   DEBIAN_PORTS="SSH SMTP HTTP"   the host ports (2222 2525 8080)
+#   DEBIAN_KERNEL=vmlinux|vmlinuz  vmlinux (the default, when the build
+#                made it) is the same kernel uncompressed, booted through
+#                PVH, which saves the bzImage's decompression under TCG
+#   DEBIAN_APPEND="..."  more kernel command line
+set -eu
+[ $# -ge 2 ] || { echo "usage: rootfs/debian/qemu.sh boot|run BUILDDIR [OUTDIR]" >&2; exit 100; }
+mode=$1
+D=$2/debian
+out=${3:-$D/run}
+die() { echo "rootfs/debian/qemu.sh: fatal: $*" >&2; exit 111; }
+
+disk=${DEBIAN_DISK:-$D/disk.ext4}
+[ -f "$disk" ] || die "no disk $disk (make debian)"
+[ -f "$D/initrd.img" ] || die "no $D/initrd.img (make debian)"
+kernel=$D/vmlinuz
+if [ "${DEBIAN_KERNEL:-vmlinux}" = vmlinux ] && [ -s "$D/vmlinux" ]; then kernel=$D/vmlinux; fi
+[ -f "$kernel" ] || die "no kernel $kernel (make debian)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make debian installs it)"
+set -- ${DEBIAN_PORTS:-2222 2525 8080}
+[ $# = 3 ] || die "DEBIAN_PORTS needs three ports (ssh, smtp, http)"
+fwd="hostfwd=tcp:127.0.0.1:$1-:22,hostfwd=tcp:127.0.0.1:$2-:25,hostfwd=tcp:127.0.0.1:$3-:80"
+ports="ssh 127.0.0.1:$1, smtp 127.0.0.1:$2, http 127.0.0.1:$3"
+ssh_port=$1
+
+append="root=/dev/vda rw console=ttyS0 net.ifnames=0 quiet no_timer_check panic=-1"
+case ${DEBIAN_INIT:-capinit} in
+  capinit) append="$append init=/sbin/capinit" ;;
+  systemd) ;;
+  *) die "DEBIAN_INIT must be capinit or systemd" ;;
+esac
+[ -z "${DEBIAN_APPEND:-}" ] || append="$append $DEBIAN_APPEND"
+
+set -- -accel tcg -smp 2 -m 1024 -nodefaults -no-user-config -no-reboot \
+  -kernel "$kernel" -initrd "$D/initrd.img" -append "$append" \
+  -drive "file=$disk,format=raw,if=virtio" \
+  -netdev "user,id=net0,restrict=on,$fwd" -device virtio-net-pci,netdev=net0,romfile=
+
+case $mode in
+  boot)
+    echo "rootfs/debian/qemu.sh: booting Debian 12 with ${DEBIAN_INIT:-capinit} (QEMU, TCG: about a minute)."
+    echo "  The serial console is this terminal: log in as root (no password on the console)."
+    echo "  From this machine: $ports (ssh -p $ssh_port root@127.0.0.1 with the key of DEBIAN_SSH_KEY)."
+    echo "  Leave QEMU with Ctrl-A X, or power the guest off (capctl poweroff under capinit)."
+    echo
+    exec qemu-system-x86_64 "$@" -nographic -serial mon:stdio
+    ;;
+  run)
+    mkdir -p "$out"
+    : > "$out/console.log"
+    exec qemu-system-x86_64 "$@" -display none -serial "file:$out/console.log" 2>"$out/qemu.err"
+    ;;
+  *) die "unknown mode $mode (boot or run)" ;;
+esac

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""tests/bench/debian_report.py [--into FILE] RESULTS -- the table of the
+systemd-versus-capinit benchmark (tests/bench/debian.sh), in Markdown.
+
+RESULTS holds lines "boot K INIT KEY VALUE...".  The table has the
+medians over the boots of each init; then each daemon's processes with
+their uid, CapEff and CapBnd under both; then the issue's targets, met
+or not.  With --into FILE, the text replaces what stands between the
+lines "<!-- bench:debian:begin -->" and "<!-- bench:debian:end -->" of
+FILE; otherwise it is printed.
+"""
+import statistics
+import sys
+
+BEGIN, END = "<!-- bench:debian:begin -->", "<!-- bench:debian:end -->"
+INITS = ("systemd", "capinit")
+
+
+def load(path):
+    boots = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) < 4 or f[0] != "boot":
+            continue
+        b = boots.setdefault(f[1], {"init": f[2], "procs": []})
+        if f[3] == "proc":
+            pid, ppid, uid, eff, bnd, exe = f[4:10]
+            b["procs"].append({"pid": pid, "ppid": ppid, "uid": uid, "eff": eff, "bnd": bnd, "exe": exe})
+        elif f[3] == "init":
+            b["init_name"], b["init_rss_kb"] = f[4], int(f[5])
+        else:
+            b[f[3]] = f[4]
+    return boots
+
+
+def role(p, procs):
+    """What a process is, by its program and its parent's."""
+    exe, name = p["exe"], p["exe"].rsplit("/", 1)[-1]
+    parent = next((q for q in procs if q["pid"] == p["ppid"]), None)
+    pexe = parent["exe"] if parent else ""
+    if p["pid"] == "1":
+        return "PID 1 (" + name + ")"
+    if exe.startswith("/usr/lib/postfix/sbin/"):
+        return "postfix " + name
+    if exe == "/usr/sbin/nginx":
+        return "nginx worker" if pexe == exe else "nginx master"
+    if exe == "/usr/sbin/sshd":
+        return "sshd (a connection)" if pexe == exe else "sshd"
+    if exe == "/usr/sbin/chronyd":
+        return "chronyd (its helper)" if pexe == exe else "chronyd"
+    if name in ("rsyslogd", "agetty"):
+        return name
+    return None
+
+
+def creds(boots, init):
+    """role -> set of (uid, eff, bnd), over the boots of init."""
+    out = {}
+    for b in boots.values():
+        if b["init"] != init:
+            continue
+        for p in b["procs"]:
+            r = role(p, b["procs"])
+            if r:
+                out.setdefault(r, set()).add((p["uid"].split(",")[0], p["eff"], p["bnd"]))
+    return out
+
+
+def med(boots, init, key, f=float):
+    v = [f(b[key]) for b in boots.values() if b["init"] == init and key in b]
+    return statistics.median(v) if v else None
+
+
+def fmt_s(ms):
+    return "-" if ms is None else "%.1f s" % (ms / 1000)
+
+
+def ratio(a, b):
+    return "-" if a is None or b in (None, 0) else "%.2f" % (a / b)
+
+
+def report(boots):
+    n = {i: sum(1 for b in boots.values() if b["init"] == i) for i in INITS}
+    used = {i: med(boots, i, "mem_used_kb") for i in INITS}
+    lines = []
+    lines.append("Medians of %d boot(s) each (`make bench`, %s; load average at each boot's start: %s)."
+                 % (min(n.values()), "TCG, 2 vCPUs, 1 GiB",
+                    ", ".join("%s %s" % (b["init"], b.get("load", "?")) for _, b in sorted(boots.items(), key=lambda kv: int(kv[0])))))
+    lines.append("")
+    lines.append("| | systemd | capinit | capinit / systemd | target |")
+    lines.append("|---|---|---|---|---|")
+    rows = [("ssh answers (from QEMU's start)", "ssh"), ("smtp answers", "smtp"), ("http answers", "http"),
+            ("**all three answered**", "all")]
+    t = {}
+    for label, key in rows:
+        a, c = med(boots, "systemd", key), med(boots, "capinit", key)
+        t[key] = (a, c)
+        lines.append("| %s | %s | %s | %s | %s |" % (label, fmt_s(a), fmt_s(c), ratio(c, a),
+                                                  "≤ 0.50" if key == "all" else ""))
+    a, c = used["systemd"], used["capinit"]
+    lines.append("| memory used 10 s later (MemTotal − MemAvailable) | %.1f MiB | %.1f MiB | %s | ≤ 0.80 |"
+                 % ((a or 0) / 1024, (c or 0) / 1024, ratio(c, a)))
+    parts = [("anonymous", "mem_anon_kb"), ("file cache", "mem_cached_kb"), ("slab", "mem_slab_kb"),
+             ("kernel stacks", "mem_kernelstack_kb"), ("page tables", "mem_pagetables_kb"),
+             ("vmalloc", "mem_vmalloc_kb")]
+
+    def breakdown(i):
+        return ", ".join("%s %.1f" % (label, (med(boots, i, key) or 0) / 1024) for label, key in parts)
+    lines.append("| of which (MiB) | %s | %s | | |" % (breakdown("systemd"), breakdown("capinit")))
+    a, c = med(boots, "systemd", "init_rss_kb"), med(boots, "capinit", "init_rss_kb")
+    lines.append("| PID 1's resident set | %.1f MiB | %d KiB | %s | |" % ((a or 0) / 1024, c or 0, ratio(c, a)))
+    a, c = med(boots, "systemd", "processes"), med(boots, "capinit", "processes")
+    ta, tc = med(boots, "systemd", "tasks"), med(boots, "capinit", "tasks")
+    lines.append("| processes (kernel threads left out; all of /proc) | %d (%d) | %d (%d) | %s | |"
+                 % (a or 0, ta or 0, c or 0, tc or 0, ratio(c, a)))
+    a, c = med(boots, "systemd", "poweroff_ms"), med(boots, "capinit", "poweroff_ms")
+    lines.append("| power off, from the command to QEMU's exit | %s | %s | %s | |" % (fmt_s(a), fmt_s(c), ratio(c, a)))
+    clean = {i: all(b.get("fsck_rc") == "0" for b in boots.values() if b["init"] == i) for i in INITS}
+    lines.append("| e2fsck -fn of the disk afterwards | %s | %s | | clean |"
+                 % tuple("clean" if clean[i] else "**not clean**" for i in INITS))
+    lines.append("")
+
+    cs, cc = creds(boots, "systemd"), creds(boots, "capinit")
+    full = max((int(p["bnd"], 16) for b in boots.values() for p in b["procs"]), default=0)
+    lines.append("Each daemon's processes (uid CapEff CapBnd; several values when its processes differ):")
+    lines.append("")
+    lines.append("| process | systemd | capinit |")
+    lines.append("|---|---|---|")
+    order = sorted(set(cs) | set(cc), key=lambda r: (r.startswith("PID 1"), r))
+
+    def cell(v):
+        return "<br>".join("%s `%s` `%s`" % x for x in sorted(v)) if v else "-"
+    for r in order:
+        lines.append("| %s | %s | %s |" % (r, cell(cs.get(r)), cell(cc.get(r))))
+    lines.append("")
+
+    # the targets
+    def eff_union(v):
+        m = 0
+        for x in v:
+            m |= int(x[1], 16)
+        return m
+    more, masters, fullroot = [], [], []
+    for r in order:
+        if r.startswith("PID 1"):
+            continue
+        if r in cs and r in cc:
+            s, c = eff_union(cs[r]), eff_union(cc[r])
+            if c & ~s:
+                more.append("%s (%016x beyond systemd's %016x)" % (r, c & ~s, s))
+        if r in ("postfix master", "nginx master") and r in cs and r in cc:
+            s, c = eff_union(cs[r]), eff_union(cc[r])
+            if not (c & ~s == 0 and c != s):
+                masters.append(r)
+        if r in cc and not (r.startswith("sshd") or r == "agetty"):
+            if any(int(x[1], 16) == full for x in cc[r]):
+                fullroot.append(r)
+    all_ratio = t["all"][1] / t["all"][0] if t["all"][0] and t["all"][1] else None
+    mem_ratio = used["capinit"] / used["systemd"] if used["capinit"] and used["systemd"] else None
+    targets = [
+        ("all three answering in ≤ 0.5× systemd's time", all_ratio is not None and all_ratio <= 0.5,
+         "%.2f×" % all_ratio if all_ratio is not None else "-"),
+        ("memory used ≤ 0.8× systemd's", mem_ratio is not None and mem_ratio <= 0.8,
+         "%.2f×" % mem_ratio if mem_ratio is not None else "-"),
+        ("no daemon process holds an effective capability it does not hold under Debian's units", not more,
+         "; ".join(more) or "none does"),
+        ("the nginx and postfix masters hold strictly fewer", not masters,
+         ("not: " + ", ".join(masters)) if masters else "both"),
+        ("none but sshd and the getty holds full root", not fullroot,
+         ("also: " + ", ".join(fullroot)) if fullroot else "none"),
+        ("the disk clean after the power off", all(clean.values()), "both inits" if all(clean.values()) else "no"),
+    ]
+    lines.append("| target | | |")
+    lines.append("|---|---|---|")
+    for what, ok, detail in targets:
+        lines.append("| %s | %s | %s |" % (what, "**met**" if ok else "**not met**", detail))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    into = None
+    if len(argv) == 4 and argv[1] == "--into":
+        into, path = argv[2], argv[3]
+    elif len(argv) == 2:
+        path = argv[1]
+    else:
+        sys.stderr.write(__doc__)
+        return 100
+    boots = load(path)
+    for b in boots.values():
+        if "mem_total_kb" in b and "mem_available_kb" in b:
+            b["mem_used_kb"] = str(int(b["mem_total_kb"]) - int(b["mem_available_kb"]))
+    text = report(boots)
+    if not into:
+        sys.stdout.write(text)
+        return 0
+    doc = open(into).read()
+    if BEGIN not in doc or END not in doc:
+        sys.stderr.write("debian_report.py: %s has no %s ... %s markers\n" % (into, BEGIN, END))
+        return 1
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    open(into, "w").write(head + BEGIN + "\n" + text + END + tail)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,39 @@
+#!/bin/sh
+# tests/debian/stats.sh -- run in the guest (ssh ... sh -s) by make bench:
+# what the booted system uses, from /proc alone, whichever init runs it.
+#   mem_total_kb N, mem_available_kb N, and what the used memory is:
+#   mem_free_kb, mem_anon_kb, mem_cached_kb, mem_slab_kb,
+#   mem_kernelstack_kb, mem_pagetables_kb, mem_vmalloc_kb
+#   init NAME RSS_KB          PID 1's name and resident set
+#   processes N               processes that run a program (kernel
+#                             threads left out), the ssh session's own
+#                             included
+#   tasks N                   every entry of /proc, kernel threads too
+#   proc PID PPID UIDS CAPEFF CAPBND EXE   one per process (UIDS: real,
+#                             effective, saved, fs, joined by commas)
+awk '
+  $1 == "MemTotal:" { print "mem_total_kb", $2 }
+  $1 == "MemAvailable:" { print "mem_available_kb", $2 }
+  $1 == "MemFree:" { print "mem_free_kb", $2 }
+  $1 == "AnonPages:" { print "mem_anon_kb", $2 }
+  $1 == "Cached:" { print "mem_cached_kb", $2 }
+  $1 == "Slab:" { print "mem_slab_kb", $2 }
+  $1 == "KernelStack:" { print "mem_kernelstack_kb", $2 }
+  $1 == "PageTables:" { print "mem_pagetables_kb", $2 }
+  $1 == "VmallocUsed:" { print "mem_vmalloc_kb", $2 }' /proc/meminfo
+echo "init $(cat /proc/1/comm) $(awk '$1 == "VmRSS:" { print $2 }' /proc/1/status)"
+n=0
+t=0
+for d in /proc/[0-9]*; do
+  t=$((t + 1))
+  exe=$(readlink "$d/exe" 2>/dev/null) || continue
+  n=$((n + 1))
+  awk -v pid="${d#/proc/}" -v exe="$exe" '
+    $1 == "PPid:" { ppid = $2 }
+    $1 == "Uid:" { uid = $2 "," $3 "," $4 "," $5 }
+    $1 == "CapEff:" { eff = $2 }
+    $1 == "CapBnd:" { bnd = $2 }
+    END { if (uid != "") print "proc", pid, ppid, uid, eff, bnd, exe }' "$d/status" 2>/dev/null
+done
+echo "processes $n"
+echo "tasks $t"
