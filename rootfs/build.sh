@@ -107,7 +107,7 @@ krel=${kdir##*/}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 W=$(mktemp -d "$OUT/.work.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+trap '[ -n "${KEEP_W:-}" ] || rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
 R=$W/root
 refused=0
