@@ -25,8 +25,9 @@
 #              getty's holds full root; the processes capinit counts as
 #              each service's (verify -p) are those; each listed (uid,
 #              CapEff, CapBnd)
-#   power off  capctl poweroff: QEMU exits 0, and e2fsck -fn on the host
-#              finds the disk clean
+#   power off  Debian's own poweroff (systemctl, which without systemd
+#              writes runlevel 0 to /run/initctl): QEMU exits 0, and
+#              e2fsck -fn on the host finds the disk clean
 #
 # Runs as root (the copy of the disk is root's).  About 3 minutes under
 # TCG; every wait is bounded (BOOT_TIMEOUT, 600 s, for the boot).
@@ -270,13 +271,15 @@ t_eq "$mismatch" 0 "the processes capctl verify -p counts as each daemon's are t
 
 # ------------------------------------------------ power off
 t1=$(ms)
-gssh capctl poweroff
+gssh poweroff
 n=0
 while kill -0 "$qpid" 2>/dev/null && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
 wait "$qpid"
 rc=$?
 qpid=
-t_eq "$rc" 0 "capctl poweroff: QEMU exits 0 ($(( $(ms) - t1 )) ms)"
+t_eq "$rc" 0 "Debian's poweroff (systemctl): QEMU exits 0 ($(( $(ms) - t1 )) ms)"
+t_eq "$(console | grep -c '^capinit: /run/initctl: runlevel 0 (power off): stopping every service$')" 1 \
+  "... through /run/initctl's runlevel 0 (sysvinit's FIFO, as systemctl writes it without systemd)"
 t_eq "$(console | grep -c 'capinit: power off$')" 1 "... after capinit's 'power off'"
 console | grep '^capinit: ' | tail -n 6 | sed 's/^/#   /'
 e2fsck -fn "$out/disk.ext4" > "$out/e2fsck.txt" 2>&1
