@@ -22,17 +22,6 @@ typedef struct idsfile_s {
 
 static idsfile cache[2];   /* 0: passwd, 1: group */
 
-void ids_reset(void)
-{
-  size_t i;
-  for (i = 0; i < 2; i++) {
-    free(cache[i].root);
-    free(cache[i].data);
-    cache[i].root = cache[i].data = 0;
-    cache[i].err = 0;
-  }
-}
-
 static char *slurp(char const *path, int *err)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

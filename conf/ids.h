@@ -21,7 +21,5 @@ int ids_group_by_name(char const *root, char const *name, gid_t *gid);
 /* The groups of a login: gid, then every group listing user as a member,
  * without repeats, as initgroups(3) does.  Returns the count, -1 on error. */
 int ids_user_groups(char const *root, char const *user, gid_t gid, gid_t **out);
-/* Forget cached files (tests that rewrite them). */
-void ids_reset(void);
 
 #endif

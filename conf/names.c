@@ -118,11 +118,6 @@ rlimit_name const *rlimit_from_resource(int resource)
   return 0;
 }
 
-unsigned cap_last_known(void)
-{
-  return CAP_LAST_CAP;
-}
-
 /* libcap's cap_from_name() accepts a prefix ("cap_net_rawx" reads as
  * cap_net_raw) and numbers; a name is accepted here only when libcap's own
  * spelling of the result is the whole normalised input. */

@@ -45,7 +45,5 @@ int cap_from_text_name(char const *s, unsigned *cap);  /* 0, or -1 */
 char *cap_name(unsigned cap, char *buf, size_t len);
 /* "cap_chown,cap_net_raw" or "none" into buf (truncated with "..."). */
 char *caps_format(uint64_t mask, char *buf, size_t len);
-/* The highest capability number libcap knows (CAP_LAST_CAP at its build). */
-unsigned cap_last_known(void);
 
 #endif

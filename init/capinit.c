@@ -159,7 +159,6 @@ int main(int argc, char **argv)
       fprintf(stderr, "capinit: fatal: unable to become a child subreaper: %s\n", strerror(errno));
       return 111;
     }
-    sv.subreaper = 1;
   }
   /* capinit holds a few descriptors per service; the services get back
    * the limit capinit started with */

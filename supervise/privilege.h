@@ -1,8 +1,10 @@
 /* supervise/privilege.h -- the privilege engine: what happens between
  * fork and exec (or, in capexec, before exec), in the fixed order of
- * docs/design.md.  The caller parses and resolves everything (conf/); the
- * engine only makes syscalls, allocates nothing and touches no shared
- * state, so it may run in a vfork-style child.  Every step is checked: on
+ * docs/design.md.  The caller parses and resolves everything (conf/),
+ * and builds the environment before the fork (priv_environment, the one
+ * function here that allocates); the engine's steps only make syscalls,
+ * allocate nothing and touch no shared state, so they may run in a
+ * vfork-style child.  Every step is checked: on
  * any failure it stops and says which stage failed, the errno, and the
  * capability or resource it was working on. */
 #ifndef CAPINIT_SUPERVISE_PRIVILEGE_H
@@ -61,7 +63,8 @@ int priv_fail_exit_code(priv_fail const *f);
 
 /* The environment a service starts with: PATH, then the service's
  * environment keys (which may replace PATH), then extra (e.g.
- * NOTIFY_SOCKET=..., may be NULL).  One malloc'd block. */
+ * NOTIFY_SOCKET=..., may be NULL).  One malloc'd block, made by the
+ * caller before the fork: not part of the engine's steps. */
 char **priv_environment(svc const *s, char const *extra);
 
 #ifdef PRIV_FAULT

@@ -104,7 +104,6 @@ typedef struct supervisor_s {
   int initctl;             /* /run/initctl (machine), -1 */
   int console;             /* console fd for log = console */
   struct rlimit nofile;    /* what capinit started with: services get it */
-  int subreaper;
   int machine;             /* PID 1 of a machine: signals mean reboot... */
   int action;              /* after the shutdown: RB_AUTOBOOT, RB_POWER_OFF,
                               RB_HALT_SYSTEM (machine), or 0: exit */
