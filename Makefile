@@ -72,7 +72,7 @@ DEB_QUAL := $(if $(filter-out $(HOST_ARCH),$(DEB_ARCH)),:$(DEB_ARCH))
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DCAPINIT_VERSION='"$(VERSION)"' \
   $(if $(SYSROOT),-I$(SYSROOT)/include) $(WARN) -ffunction-sections -fdata-sections \
-  -fno-asynchronous-unwind-tables -fstack-protector-strong $(CFLAGS)
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fstack-protector-strong $(CFLAGS)
 LDFLAGS ?=
 ALL_LDFLAGS := -static -s -Wl,--gc-sections $(CROSS_LDFLAGS) $(if $(SYSROOT),-L$(SYSROOT)/lib) $(LDFLAGS)
 LIBS := -lskarnet -lcap
