@@ -37,6 +37,7 @@ sv_cleanup() {
   [ -n "${sv_unshare:-}" ] && kill -KILL "$sv_unshare" 2>/dev/null
   [ -n "${sv_nspid:-}" ] && kill -KILL "$sv_nspid" 2>/dev/null
   wait 2>/dev/null
+  [ -z "${SV_CLEANUP:-}" ] || eval "$SV_CLEANUP"
   rm -rf "$T"
 }
 

@@ -27,6 +27,9 @@ for l in bin sbin lib lib32 lib64 libx32; do [ -L "/$l" ] && ln -s "$(readlink "
 echo marker > /tmp/ctmark.unused  # not the name the probe looks for
 # capinit's namespace: a System V segment (key 0x63617069) and a named
 # network namespace, both made there, as PID 1, before capinit starts
+# (ip makes /run/netns/NAME on the host's /run, mounts the namespace on it
+# in capinit's mount namespace only: the empty file is removed at the end)
+SV_CLEANUP="rm -f /run/netns/$NETNS"
 SV_SETUP="perl -e 'defined(shmget(0x63617069, 4096, 01666)) or die \"shmget: \$!\"' && ip netns add $NETNS && : > /tmp/ctmark"
 
 svc marker <<EOF
