@@ -471,7 +471,9 @@ install: all
 # containers' reference chain); runs as root.  bench writes
 # docs/benchmarks.md and docs/bench-*.svg, and also boots the appliance in
 # QEMU (BENCH_BOOTS=3 times, TCG): it needs make image's inputs (QEMU, the
-# kernel, pinger, busybox; run.sh builds the image itself).  bench-quick
+# kernel, pinger, busybox; run.sh builds the image itself); then once more
+# for its timeline (docs/boot-appliance.svg, tests/bench/appliance_timeline.sh),
+# and the Debian image under both inits (tests/bench/debian.sh).  bench-quick
 # prints the ratio table only (about a minute and a half, no boot: no
 # image needed).
 BENCH_BINS := $(addprefix $(B)/bench/,svc_record baseline nsrun privsyscalls netns_settle bootwatch)
@@ -491,6 +493,7 @@ $(B)/bench/%: $(B)/obj/tests/bench/%.o
 
 bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS) debian
 	@sh tests/bench/run.sh $(B) full
+	@sh tests/bench/appliance_timeline.sh $(B) docs/boot-appliance.svg
 	@sh tests/bench/debian.sh $(B) full
 
 # the Debian image under systemd and under capinit, side by side (also part
