@@ -102,12 +102,12 @@ int control_target(char const *path, exec_target *t)
   return 0;
 }
 
-/* openat2 is missing (a kernel before 5.6, or qemu-user 7.2, which runs
- * the image builder's capctl for another architecture): the same lookup
- * from a child chrooted into root, which the kernel resolves the same
- * way, absolute links included.  Needs cap_sys_chroot; without it, the
- * target is not known (ENOSYS). */
-static int target_chrooted(char const *root, char const *path, exec_target *t)
+/* The lookup of path (inside root, when not null) by a child that first
+ * calls enter(arg): a chroot, or a mount namespace of its own with the
+ * service's binds.  -1 when the child could not (enter failed: not
+ * allowed) or there was no child. */
+static int target_in_child(int (*enter)(void const *), void const *arg, char const *root,
+                           char const *path, exec_target *t)
 {
   exec_target got;
   ssize_t n;
@@ -117,8 +117,8 @@ static int target_chrooted(char const *root, char const *path, exec_target *t)
   pid = fork();
   if (pid == 0) {
     close(p[0]);
-    if (chroot(root) < 0 || chdir("/") < 0) _exit(1);
-    control_target(path, &got);
+    if (enter(arg) < 0) _exit(1);
+    control_target_in(root, path, &got);
     if (write(p[1], &got, sizeof got) < 0) _exit(1);
     _exit(0);
   }
@@ -130,6 +130,16 @@ static int target_chrooted(char const *root, char const *path, exec_target *t)
   *t = got;   /* multicall points to a static string, the same here */
   t->path = path;
   return 0;
+}
+
+/* openat2 is missing (a kernel before 5.6, or qemu-user 7.2, which runs
+ * the image builder's capctl for another architecture): the same lookup
+ * from a child chrooted into root, which the kernel resolves the same
+ * way, absolute links included.  Needs cap_sys_chroot; without it, the
+ * target is not known (ENOSYS). */
+static int enter_root(void const *root)
+{
+  return chroot(root) < 0 || chdir("/") < 0 ? -1 : 0;
 }
 
 int control_target_in(char const *root, char const *path, exec_target *t)
@@ -157,7 +167,7 @@ int control_target_in(char const *root, char const *path, exec_target *t)
   fd = (int)syscall(SYS_openat2, dir, path, &how, sizeof how);
   close(dir);
   if (fd < 0 && errno == ENOSYS) {
-    if (target_chrooted(root, path, t) == 0) return 0;
+    if (target_in_child(enter_root, root, 0, path, t) == 0) return 0;
     errno = ENOSYS;
   }
   if (fd < 0 || fstat(fd, &st) < 0) {
@@ -202,35 +212,23 @@ static int target_through_binds(svc_container const *ct, char const *path, exec_
   return 0;
 }
 
+/* the service's tree: its binds, in a mount namespace of the child's
+ * own, made private first (else they could show in capinit's) */
+static int enter_binds(void const *arg)
+{
+  svc_container const *ct = arg;
+  size_t i;
+  if (unshare(CLONE_NEWNS) < 0 || mount(0, "/", 0, MS_REC | MS_PRIVATE, 0) < 0) return -1;
+  for (i = 0; i < ct->nbinds; i++)
+    if (mount(ct->binds[i].src, ct->binds[i].at, 0, MS_BIND | MS_REC, 0) < 0) return -1;
+  return 0;
+}
+
 int control_target_view(svc_container const *ct, char const *path, exec_target *t)
 {
-  exec_target got;
-  ssize_t n;
-  pid_t pid;
-  int p[2];
-  size_t i;
   if (!ct || (!ct->root && !ct->nbinds)) return control_target(path, t);
-  if (pipe2(p, O_CLOEXEC) < 0) return target_through_binds(ct, path, t);
-  pid = fork();
-  if (pid == 0) {
-    /* the service's tree: its binds, in a mount namespace of this child's
-     * own, made private first (else they could show in capinit's) */
-    close(p[0]);
-    if (unshare(CLONE_NEWNS) < 0 || mount(0, "/", 0, MS_REC | MS_PRIVATE, 0) < 0) _exit(1);
-    for (i = 0; i < ct->nbinds; i++)
-      if (mount(ct->binds[i].src, ct->binds[i].at, 0, MS_BIND | MS_REC, 0) < 0) _exit(1);
-    control_target_in(ct->root, path, &got);
-    if (write(p[1], &got, sizeof got) < 0) _exit(1);
-    _exit(0);
-  }
-  close(p[1]);
-  n = pid < 0 ? -1 : read(p[0], &got, sizeof got);
-  close(p[0]);
-  if (pid > 0) waitpid(pid, 0, 0);
   /* not allowed to mount (not root, / not a mount point under chroot) */
-  if (n != (ssize_t)sizeof got) return target_through_binds(ct, path, t);
-  *t = got;   /* multicall points to a static string, the same here */
-  t->path = path;
+  if (target_in_child(enter_binds, ct, ct->root, path, t) < 0) return target_through_binds(ct, path, t);
   return 0;
 }
 

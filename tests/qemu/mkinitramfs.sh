@@ -7,7 +7,9 @@
 #     unpacked in BUILDDIR/debs
 #   /sbin/init = capinit, /init -> sbin/init, /sbin/capctl, /sbin/capexec
 #   /test/: the credentials probe, svc_helper, guest_tool, tap.sh (the
-#     runners' TAP helpers: guest_tap.sh), and for the main
+#     runners' TAP helpers: guest_tap.sh), trigger.sh (the shutdown
+#     scenarios' trigger: guest_trigger.sh; a scenario's own replaces
+#     it), and for the main
 #     scenario the fixtures: setuid-probe (a setuid-root copy of the probe,
 #     the only setuid file) and fcap-svc (a copy of svc_helper that gets
 #     cap_net_raw+ep at boot from the filecaps manifest: cpio carries no
@@ -57,6 +59,7 @@ cp "$B/bin/capctl" "$B/bin/capexec" "$R/sbin/"
 cp "$B/tests/probe" "$B/tests/svc_helper" "$R/test/"
 cp "$B/tests/qemu_tool" "$R/test/tool"
 cp "$here/guest_tap.sh" "$R/test/tap.sh"
+cp "$here/guest_trigger.sh" "$R/test/trigger.sh"
 if [ "$scenario" = main ]; then
   cp "$B/tests/probe" "$R/test/setuid-probe"
   chmod 4755 "$R/test/setuid-probe"

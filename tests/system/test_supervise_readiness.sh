@@ -31,23 +31,30 @@ EOF
 svc exbad <<EOF
 command = $T/no-such-program
 EOF
-# fd:5: starting until the newline, once the test creates go.fd
+# fd:5: starting until the newline, once the test creates go.fd.  Their
+# ready-timeout is an hour, not the 30 s default: however long the steps
+# before go.fd take (under qemu-user, the wait for exbad alone can reach
+# sv_wait's 60 s), no start of theirs may time out
 svc fd <<EOF
 command = $HELPER after $T/go.fd fdready 5 0
 ready = fd:5
+ready-timeout = 1h
 EOF
 svc fdnone <<EOF
 command = $HELPER stamp $T/fdnone
 ready = fd:5
+ready-timeout = 1h
 EOF
 # notify: READY=1 and STATUS= from the main process, once go.nt exists
 svc nt <<EOF
 command = $HELPER after $T/go.nt notify 0 "warming up done"
 ready = notify
+ready-timeout = 1h
 EOF
 svc ntnone <<EOF
 command = $HELPER stamp $T/ntnone
 ready = notify
+ready-timeout = 1h
 EOF
 # notify from a child: same session (accepted) or a new session (ignored)
 svc nchild <<EOF

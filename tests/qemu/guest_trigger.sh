@@ -1,6 +1,9 @@
 #!/bin/busybox sh
-# /test/trigger.sh COMMAND...: once every service is up, write DONE to the
-# result port, then run COMMAND (a signal to PID 1); wait to be stopped.
+# /test/trigger.sh COMMAND...: the trigger of the shutdown scenarios
+# (tests/qemu/scenarios/{reboot,halt,poweroff,pwr,cad}: their trigger.svc
+# names the COMMAND, a busybox applet or a signal to PID 1).  Once every
+# service is up, it writes the result to the result port (/dev/ttyS1) and
+# DONE, then runs COMMAND, and waits to be stopped.
 stty -F /dev/ttyS1 raw -echo
 exec 3>/dev/ttyS1
 n=0
