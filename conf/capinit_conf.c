@@ -46,13 +46,22 @@ static int c_log_keep(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
+static int c_group(conf_where *w, char **to, char const *k, char const *v)
+{
+  if (!*v || strpbrk(v, " \t:,")) return conf_error(w, "%s: expected a group name or gid, not '%s'", k, v);
+  free(*to);
+  *to = xstrdup(v);
+  return 0;
+}
+
 static int c_control_group(conf_where *w, void *o, char const *k, char const *v)
 {
-  (void)k;
-  if (!*v || strpbrk(v, " \t:,")) return conf_error(w, "control-group: expected a group name or gid, not '%s'", v);
-  free(CONF(o)->control_group);
-  CONF(o)->control_group = xstrdup(v);
-  return 0;
+  return c_group(w, &CONF(o)->control_group, k, v);
+}
+
+static int c_power_group(conf_where *w, void *o, char const *k, char const *v)
+{
+  return c_group(w, &CONF(o)->power_group, k, v);
 }
 
 static int c_emergency_shell(conf_where *w, void *o, char const *k, char const *v)
@@ -84,6 +93,7 @@ conf_key const capinit_conf_keys[] = {
   { "control-group", C_CONTROL_GROUP, 0, "name or gid", c_control_group },
   { "emergency-shell", C_EMERGENCY_SHELL, 0, "argv", c_emergency_shell },
   { "unmount-timeout", C_UNMOUNT_TIMEOUT, 0, "duration", c_unmount_timeout },
+  { "power-group", C_POWER_GROUP, 0, "name or gid", c_power_group },
 };
 size_t const capinit_conf_keys_n = sizeof capinit_conf_keys / sizeof capinit_conf_keys[0];
 
@@ -101,6 +111,37 @@ void capinit_conf_defaults(capinit_conf *c)
   memcpy(c->emergency_shell[0], shell[0], sizeof "/bin/sh");
 }
 
+/* A group key's value, a name or a gid, into *gid (and *set), or an
+ * error on its line. */
+static void resolve_group(conf_ctx *ctx, char const *path, unsigned line, char const *key,
+                          char const *name, gid_t *gid, int *set)
+{
+  conf_where w = { ctx->diags, path, line, key, 0 };
+  char group[4096];
+  uint32_t n;
+  int r, e;
+  if (!name) return;
+  if (name[0] >= '0' && name[0] <= '9') {
+    if (value_id(name, &n) < 0) {
+      conf_error(&w, "%s: invalid gid '%s'", key, name);
+      return;
+    }
+    *gid = n;
+    *set = 1;
+    return;
+  }
+  if ((r = ids_group_by_name(ctx->root, name, gid)) > 0) {
+    *set = 1;
+    return;
+  }
+  e = errno;
+  snprintf(group, sizeof group, "%s/etc/group", strcmp(ctx->root, "/") ? ctx->root : "");
+  if (r < 0)
+    conf_error(&w, "%s: unable to look up group '%s': %s: %s", key, name, group, strerror(e));
+  else
+    conf_error(&w, "%s: unknown group '%s' (not in %s)", key, name, group);
+}
+
 int capinit_conf_load(conf_ctx *ctx, capinit_conf *c, char const *path)
 {
   unsigned lines[C_COUNT] = { 0 };
@@ -114,30 +155,10 @@ int capinit_conf_load(conf_ctx *ctx, capinit_conf *c, char const *path)
     conf_parse_buffer(ctx->diags, path, buf, len, capinit_conf_keys, capinit_conf_keys_n, lines, c);
     free(buf);
   }
-  if (c->control_group) {
-    conf_where w = { ctx->diags, path, lines[C_CONTROL_GROUP], "control-group", 0 };
-    uint32_t n;
-    int r;
-    if (c->control_group[0] >= '0' && c->control_group[0] <= '9') {
-      if (value_id(c->control_group, &n) < 0)
-        conf_error(&w, "control-group: invalid gid '%s'", c->control_group);
-      else {
-        c->control_gid = n;
-        c->control_group_set = 1;
-      }
-    } else if ((r = ids_group_by_name(ctx->root, c->control_group, &c->control_gid)) > 0) {
-      c->control_group_set = 1;
-    } else {
-      char group[4096];
-      int e = errno;
-      snprintf(group, sizeof group, "%s/etc/group", strcmp(ctx->root, "/") ? ctx->root : "");
-      if (r < 0)
-        conf_error(&w, "control-group: unable to look up group '%s': %s: %s", c->control_group,
-                   group, strerror(e));
-      else
-        conf_error(&w, "control-group: unknown group '%s' (not in %s)", c->control_group, group);
-    }
-  }
+  resolve_group(ctx, path, lines[C_CONTROL_GROUP], "control-group", c->control_group, &c->control_gid,
+                &c->control_group_set);
+  resolve_group(ctx, path, lines[C_POWER_GROUP], "power-group", c->power_group, &c->power_gid,
+                &c->power_group_set);
   for (i = first; i < ctx->diags->n; i++) errors += ctx->diags->v[i].level == DIAG_ERROR;
   return errors ? -1 : 0;
 }
@@ -147,6 +168,7 @@ void capinit_conf_free(capinit_conf *c)
   free(c->file);
   free(c->log_directory);
   free(c->control_group);
+  free(c->power_group);
   free(c->emergency_shell);
   memset(c, 0, sizeof *c);
 }

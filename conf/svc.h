@@ -114,6 +114,9 @@ typedef struct capinit_conf_s {
   char *control_group;
   gid_t control_gid;
   int control_group_set;
+  char *power_group;       /* may power off, reboot, halt */
+  gid_t power_gid;
+  int power_group_set;
   char **emergency_shell;
   uint32_t unmount_timeout_ms;  /* PID 1: each file-system step of the shutdown */
 } capinit_conf;

@@ -41,7 +41,7 @@
 
 typedef struct client_s {
   int fd;
-  int may_read, may_change;
+  int may_read, may_change, may_power;
   uint64_t deadline;
   char *q;                 /* queued messages: [u32 length][bytes]... */
   size_t qlen, qoff;
@@ -57,7 +57,7 @@ static size_t nclients;
  * knows who waits and a reader's flood cannot queue root out. */
 typedef struct waiting_s {
   int fd;
-  unsigned char may_read, may_change;
+  unsigned char may_read, may_change, may_power;
 } waiting;
 static waiting waiters[CONNECTIONS_MAX];
 static size_t nwaiters;
@@ -98,10 +98,12 @@ int control_listen(void)
     if (r < 0) goto fail;
   }
   if (listen(fd, SOMAXCONN) < 0) goto fail;
-  if (sv.conf.control_group_set) {
-    if (chown(sock_path, 0, sv.conf.control_gid) < 0 || chmod(sock_path, 0660) < 0)
+  /* the control group's; without one, the power group's */
+  if (sv.conf.control_group_set || sv.conf.power_group_set) {
+    gid_t g = sv.conf.control_group_set ? sv.conf.control_gid : sv.conf.power_gid;
+    if (chown(sock_path, 0, g) < 0 || chmod(sock_path, 0660) < 0)
       fprintf(stderr, "capinit: warning: unable to open %s to group %u: %s\n", sock_path,
-              (unsigned)sv.conf.control_gid, strerror(errno));
+              (unsigned)g, strerror(errno));
   }
   sv.control = fd;
   return 0;
@@ -448,8 +450,10 @@ static void request(client *c, char const *msg, size_t len)
     reply(c, "%s", err);
     return;
   }
-  if (r.verb->changes ? !c->may_change : !c->may_read) {
-    reply(c, "error: permission denied: %s", r.verb->changes ? "only root may change services" : "not in the control group");
+  if (r.verb->changes ? !c->may_change && !(r.verb->changes == VERB_POWER && c->may_power) : !c->may_read) {
+    reply(c, "error: permission denied: %s",
+          r.verb->changes == VERB_POWER ? "only root or the power group may power off, reboot or halt"
+          : r.verb->changes ? "only root may change services" : "not in the control group");
     return;
   }
   verb = r.verb->name;
@@ -579,26 +583,31 @@ static void busy(int fd)
   close(fd);
 }
 
+/* Whether the peer has group g, as its group or a supplementary one. */
+static int peer_in_group(int fd, struct ucred const *cred, gid_t g)
+{
+  gid_t groups[256];
+  socklen_t glen = sizeof groups;
+  size_t i;
+  if (cred->gid == g) return 1;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) < 0) return 0;
+  for (i = 0; i < glen / sizeof groups[0]; i++)
+    if (groups[i] == g) return 1;
+  return 0;
+}
+
 /* Who the peer is: root with every capability capinit holds may change
- * services; root and the control group may read. */
+ * services; root and the control group may read; root and the power
+ * group may power off, reboot and halt. */
 static int peer_rights(int fd, waiting *w)
 {
   struct ucred cred;
   socklen_t len = sizeof cred;
-  gid_t groups[256];
-  socklen_t glen = sizeof groups;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) return -1;
   w->fd = fd;
   w->may_change = cred.uid == 0 && holds_our_caps(cred.pid);
-  w->may_read = cred.uid == 0;
-  if (!w->may_read && sv.conf.control_group_set) {
-    w->may_read = cred.gid == sv.conf.control_gid;
-    if (!w->may_read && getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) == 0) {
-      size_t i;
-      for (i = 0; i < glen / sizeof groups[0]; i++)
-        if (groups[i] == sv.conf.control_gid) w->may_read = 1;
-    }
-  }
+  w->may_read = cred.uid == 0 || (sv.conf.control_group_set && peer_in_group(fd, &cred, sv.conf.control_gid));
+  w->may_power = sv.conf.power_group_set && peer_in_group(fd, &cred, sv.conf.power_gid);
   return 0;
 }
 
@@ -630,6 +639,7 @@ static void serve_waiters(void)
     c->fd = w.fd;
     c->may_read = w.may_read;
     c->may_change = w.may_change;
+    c->may_power = w.may_power;
     c->deadline = now_ms() + CLIENT_IDLE_MS;
   }
 }

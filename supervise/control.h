@@ -14,9 +14,13 @@
  * serves too many clients at once just now. */
 #define CONTROL_BUSY "error: too many clients"
 
+/* control_verb.changes: 0 reads, 1 changes services, VERB_POWER powers
+ * off, reboots or halts */
+#define VERB_POWER 2
+
 typedef struct control_verb_s {
   char const *name;
-  int changes;             /* root only */
+  int changes;             /* root only; VERB_POWER: the power-group too */
   size_t min_args;
   char const *usage;
 } control_verb;

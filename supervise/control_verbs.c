@@ -14,9 +14,9 @@ control_verb const control_verbs[] = {
   { "log", 0, 1, "NAME" },
   { "verify", 0, 0, "[NAME...]" },
   { "blame", 0, 0, "" },
-  { "poweroff", 1, 0, "" },
-  { "reboot", 1, 0, "" },
-  { "halt", 1, 0, "" },
+  { "poweroff", VERB_POWER, 0, "" },
+  { "reboot", VERB_POWER, 0, "" },
+  { "halt", VERB_POWER, 0, "" },
 };
 size_t const control_verbs_n = sizeof control_verbs / sizeof control_verbs[0];
 

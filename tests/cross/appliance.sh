@@ -198,6 +198,8 @@ check_boot() { # FORMAT ROOTFSTYPE ROOT-MODE
     "$arch $f: console: /proc/sys is read-only (lockdown)"
   echo "$(rec "console kill")" | grep -Eq "^1 sh: can't kill pid [0-9]+: No such process$"
   t_ok $? "$arch $f: console: cannot even reach httpd's pid (its own PID namespace)"
+  t_eq "$(rec "console stop")" "1 capctl: error: permission denied: only root may change services" \
+    "$arch $f: console: capctl stop httpd is refused (its power-group may power off, reboot, halt, and no more)"
 
   t_eq "$(rec verify)" "0 " "$arch $f: capctl verify: every running service (wide too) matches its prediction"
   t_eq "$(rec setid)" none "$arch $f: no set-user-ID or set-group-ID file in the image"

@@ -221,6 +221,8 @@ check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE
     "$f: console: /proc/sys is read-only (lockdown, and its container)"
   echo "$(rec "console kill")" | grep -Eq "^1 sh: can't kill pid [0-9]+: No such process$"
   t_ok $? "$f: console: cannot even reach httpd's pid (its own PID namespace)"
+  t_eq "$(rec "console stop")" "1 capctl: error: permission denied: only root may change services" \
+    "$f: console: capctl stop httpd is refused (its power-group may power off, reboot, halt, and no more)"
 
   # the application container, seen from inside, and the same without it
   t_eq "$(rec "inside sandbox processes:")" "2" "$f: sandbox (private-pids): 2 processes, its reaper and itself"

@@ -784,6 +784,9 @@ static conf_case const conf_errors[] = {
     "2: control-group: unknown group 'staff' (not in " ROOT "/etc/group)\n" },
   { "control-group", "control-group = a b\n", "1: control-group: expected a group name or gid, not 'a b'\n" },
   { "control-group", "control-group = 4294967295\n", "1: control-group: invalid gid '4294967295'\n" },
+  { "power-group", "power-group = staff\n", "1: power-group: unknown group 'staff' (not in " ROOT "/etc/group)\n" },
+  { "power-group", "power-group = a,b\n", "1: power-group: expected a group name or gid, not 'a,b'\n" },
+  { "power-group", "control-group = 10\npower-group = 4294967295\n", "2: power-group: invalid gid '4294967295'\n" },
   { "emergency-shell", "emergency-shell = sh -l\n",
     "1: emergency-shell: the program must be an absolute path (there is no PATH search)\n" },
   { "unmount-timeout", "unmount-timeout = 10\n",
@@ -831,12 +834,14 @@ static void capinit_conf_keys_round_trip(void)
   t_ueq(c.log_max_size, 1u << 20, "capinit.conf default: log-max-size 1M");
   t_ueq(c.log_keep, 5, "capinit.conf default: log-keep 5");
   t_ok(!c.control_group && !c.control_group_set, "capinit.conf default: no control-group");
+  t_ok(!c.power_group && !c.power_group_set, "capinit.conf default: no power-group");
   argv_is(c.emergency_shell, sh, "capinit.conf default: emergency-shell /bin/sh");
   t_ueq(c.unmount_timeout_ms, 10000, "capinit.conf default: unmount-timeout 10s");
   capinit_conf_free(&c);
 
   r = load_conf(ROOT, "log-directory = /srv/log\nlog-max-size = 4K\nlog-keep = 0\n"
-                "control-group = audio\nemergency-shell = /bin/busybox ash -l\nunmount-timeout = 100ms\n", &c, &diags);
+                "control-group = audio\nemergency-shell = /bin/busybox ash -l\nunmount-timeout = 100ms\n"
+                "power-group = audio\n", &c, &diags);
   got = render_lines(&diags);
   t_ok(r == 0, "capinit.conf: every key set: loads (%d)", r);
   t_streq(got, "", "capinit.conf: every key set: no problem");
@@ -846,17 +851,20 @@ static void capinit_conf_keys_round_trip(void)
   t_streq(c.control_group, "audio", "capinit.conf: control-group as written");
   t_ok(c.control_group_set && c.control_gid == 29, "capinit.conf: control-group audio = gid 29 (%u)",
        (unsigned)c.control_gid);
+  t_ok(c.power_group_set && c.power_gid == 29 && !strcmp(c.power_group, "audio"),
+       "capinit.conf: power-group audio = gid 29 (%u)", (unsigned)c.power_gid);
   argv_is(c.emergency_shell, ash, "capinit.conf: emergency-shell");
   t_ueq(c.unmount_timeout_ms, 100, "capinit.conf: unmount-timeout = 100ms (the smallest)");
   free(got);
   capinit_conf_free(&c);
   diag_free(&diags);
 
-  r = load_conf(ROOT, "log-max-size = 2M\nlog-keep = 1000\ncontrol-group = 10\n", &c, &diags);
+  r = load_conf(ROOT, "log-max-size = 2M\nlog-keep = 1000\ncontrol-group = 10\npower-group = 0\n", &c, &diags);
   t_ok(r == 0 && diags.n == 0, "capinit.conf: numbers load (%d)", r);
   t_ueq(c.log_max_size, 2u << 20, "capinit.conf: log-max-size = 2M");
   t_ueq(c.log_keep, 1000, "capinit.conf: log-keep = 1000 (the largest)");
   t_ok(c.control_group_set && c.control_gid == 10, "capinit.conf: control-group = 10 (%u)", (unsigned)c.control_gid);
+  t_ok(c.power_group_set && c.power_gid == 0, "capinit.conf: power-group = 0 (%u)", (unsigned)c.power_gid);
   capinit_conf_free(&c);
   diag_free(&diags);
 

@@ -33,6 +33,7 @@ if [ -e /etc/capinit/services/demo.svc ] && [ ! -e /tmp/demo/console.done ]; the
   demo_pid=$(capctl status --json httpd | sed -n 's/^ *"pid": \([0-9]*\),$/\1/p')
   [ "${demo_pid:-0}" -gt 0 ] || demo_pid=none  # never kill -9 0: the shell's own group
   demo_try kill "kill -9 <httpd's pid>" "its own PID namespace" kill -9 "$demo_pid"
+  demo_try stop "capctl stop httpd" "power-group: it may power off only" capctl stop httpd
   : > /tmp/demo/console.done
   unset demo_i demo_pid demo_key demo_what demo_why demo_out demo_rc demo_res
   unset -f demo_try
