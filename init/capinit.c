@@ -151,8 +151,9 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/filecaps", sv.confdir);
     boot_filecaps(path);
     boot_phase_done("filecaps", t);
+  } else {
+    sv.last_cap = priv_last_cap();  /* PID 1 of a machine read it before its kernel report */
   }
-  sv.last_cap = priv_last_cap();
   stderr_nonblocking();
   if (getpid() != 1) {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
