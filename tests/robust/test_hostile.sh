@@ -56,7 +56,7 @@ pid=$(sv_pid)
 chmod 0666 "$T/run/control"   # past the file mode: capinit's own check is what is tested
 snap > "$T/before"
 # every verb of the table that changes something, with valid arguments
-changing=$(sed -n 's/^  { "\([a-z]*\)", 1, [0-9], .*/\1/p' supervise/control_verbs.c)
+changing=$(sed -n 's/^  { "\([a-z]*\)", \(1\|VERB_POWER\), [0-9], .*/\1/p' supervise/control_verbs.c)
 t_eq "$(echo $changing)" "start stop restart signal reload poweroff reboot halt" "the changing verbs, from supervise/control_verbs.c"
 set --
 for v in $changing; do
@@ -67,7 +67,8 @@ for v in $changing; do
   esac
 done
 $NOBODY $H raw "$T/run/control" "$@" > "$T/nobody.out"
-t_eq "$(sort -u "$T/nobody.out")" "error: permission denied: only root may change services" \
+t_eq "$(sort -u "$T/nobody.out")" "error: permission denied: only root may change services
+error: permission denied: only root or the power group may power off, reboot or halt" \
   "uid 65534: each of the $# changing requests refused ($(wc -l < "$T/nobody.out") replies)"
 $NOBODY $H raw "$T/run/control" "status web" "log web" "verify web" > "$T/nobody.read"
 t_eq "$(sort -u "$T/nobody.read")" "error: permission denied: not in the control group" \
@@ -75,7 +76,8 @@ t_eq "$(sort -u "$T/nobody.read")" "error: permission denied: not in the control
 if $NOBODY unshare --user --map-root-user true 2>/dev/null; then
   t_eq "$($NOBODY unshare --user --map-root-user id -u)" 0 "control: in a user namespace nobody made, its uid is 0"
   $NOBODY unshare --user --map-root-user $H raw "$T/run/control" "stop web" "poweroff" > "$T/userns.out"
-  t_eq "$(sort -u "$T/userns.out")" "error: permission denied: only root may change services" \
+  t_eq "$(sort -u "$T/userns.out")" "error: permission denied: only root may change services
+error: permission denied: only root or the power group may power off, reboot or halt" \
     "uid 0 of that user namespace (65534 outside) is refused: stop, poweroff"
 else
   t_ok 0 "user namespace # SKIP unprivileged user namespaces are not available"
