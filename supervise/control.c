@@ -597,8 +597,8 @@ static int peer_in_group(int fd, struct ucred const *cred, gid_t g)
 }
 
 /* Who the peer is: root with every capability capinit holds may change
- * services; root and the control group may read; root and the power
- * group may power off, reboot and halt. */
+ * services, and power off, reboot and halt, as may the power group; root
+ * (powerless too) and the control group may read. */
 static int peer_rights(int fd, waiting *w)
 {
   struct ucred cred;
