@@ -14,6 +14,7 @@
 #   sv_field NAME KEY       one field of `capctl status NAME`
 #   sv_wait NAME STATE [S]  wait until NAME is in STATE (at most S seconds, 60)
 #   sv_stop                 SIGTERM to capinit; wait for it to exit; $sv_rc
+#   sv_wait_exit [S]        wait for capinit to exit by itself; $sv_rc
 #   sv_pid                  capinit's pid as seen from here
 #
 # A test's waits are bounded loops of short sleeps: the test polls, capinit
@@ -101,14 +102,18 @@ sv_wait() { # NAME STATE [SECONDS]
   return 1
 }
 
-sv_stop() { # bounded: SIGKILL after 120 s, and sv_rc says 137
-  kill -TERM "$sv_nspid" 2>/dev/null
-  n=0
-  while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 2400 ]; do sleep 0.05; n=$((n + 1)); done
+sv_wait_exit() { # [SECONDS]: until capinit exits (SIGKILL after SECONDS, 60: sv_rc says 137); $sv_rc
+  n=$(( ${1:-60} * 20 ))
+  while kill -0 "$sv_unshare" 2>/dev/null && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
   kill -0 "$sv_unshare" 2>/dev/null && kill -KILL "$sv_nspid" "$sv_unshare" 2>/dev/null
   wait "$sv_unshare"
   sv_rc=$?
   sv_unshare=
   sv_nspid=
   return 0
+}
+
+sv_stop() { # bounded: SIGKILL after 120 s, and sv_rc says 137
+  kill -TERM "$sv_nspid" 2>/dev/null
+  sv_wait_exit 120
 }

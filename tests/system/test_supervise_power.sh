@@ -49,12 +49,8 @@ t_eq "$(grep -c 'stopping every service' "$T/capinit.out")" 0 "no shutdown began
 # the member of the power group, powerless otherwise: poweroff is obeyed
 out=$($NOBODY --groups="$AUDIO" "$CAPCTL" poweroff -r "$T/run" 2>&1)
 t_eq "$?:$out" "0:" "uid 65534 in the power group: capctl poweroff (exit 0)"
-n=0
-while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
-wait "$sv_unshare"
-rc=$?
-sv_unshare=
-t_eq "$rc" 0 "capinit stopped every service and exited 0"
+sv_wait_exit
+t_eq "$sv_rc" 0 "capinit stopped every service and exited 0"
 t_eq "$(grep -c '^capinit: capctl poweroff: stopping every service$' "$T/capinit.out")" 1 \
   "capinit says who asked: 'capctl poweroff: stopping every service'"
 t_eq "$(terms)" 1 "web got its stop signal once"
@@ -71,12 +67,8 @@ t_eq "$?:$out" "1:capctl: error: permission denied: only root may change service
 t_eq "$(sv_field web state) $(terms)" "up 0" "web is still up, never signalled"
 out=$(powerless --groups="$AUDIO" -- "$CAPCTL" reboot -r "$T/run" 2>&1)
 t_eq "$?:$out" "0:" "... capctl reboot (exit 0)"
-n=0
-while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
-wait "$sv_unshare"
-rc=$?
-sv_unshare=
-t_eq "$rc:$(grep -c '^capinit: capctl reboot: stopping every service$' "$T/capinit.out"):$(terms)" "0:1:1" \
+sv_wait_exit
+t_eq "$sv_rc:$(grep -c '^capinit: capctl reboot: stopping every service$' "$T/capinit.out"):$(terms)" "0:1:1" \
   "capinit stopped web (one stop signal) and exited 0, saying 'capctl reboot: stopping every service'"
 echo "# summary: power-group: 6 refusals (no group; status, stop, reload by a member; a powerless uid 0 not in it; stop by a powerless uid 0 in it), poweroff and reboot by members obeyed"
 t_done
