@@ -121,9 +121,7 @@ EOF
     start $mode
     pid=$(sv_pid)
     burst "$pid" $sig
-    n=0
-    while kill -0 "$sv_unshare" 2>/dev/null && [ $n -lt 2400 ]; do sleep 0.05; n=$((n + 1)); done
-    sv_stop
+    sv_wait_exit 120
     t_eq "$sv_rc $(grep -c "SIG$sig: stopping every service" "$T/capinit.out") $(grep -c -e 'service steady: stopped$' -e 'service confined: stopped$' "$T/capinit.out") $(tail -n 1 "$T/capinit.out")" \
       "0 1 2 capinit: every service is down" \
       "$mode: SIG$sig x $REPEAT: capinit stops every service and exits 0 (said once)"
