@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <arpa/inet.h>
 
 #include "container.h"
 #include "keys.h"
@@ -26,6 +27,11 @@ static svc_container *ct_of(void *obj)
 int container_has_mounts(svc_container const *ct)
 {
   return ct && (ct->read_only || ct->nrw || ct->nbinds || ct->root || ct->private_tmp || ct->private_pids);
+}
+
+int container_view(svc_container const *ct)
+{
+  return container_has_mounts(ct) || (ct && (ct->private_ipc || ct->hostname || ct->network != NET_HOST));
 }
 
 int container_unshare_flags(svc_container const *ct)
@@ -225,6 +231,87 @@ int ct_key_hostname(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
+/* listen: PORT (IPv6 and IPv4 on every address), A.B.C.D:PORT, [V6]:PORT
+ * (IPv6 only) or an absolute path (a Unix stream socket); see
+ * capinit.svc(5).  0 and *l filled, or the reason. */
+static char const *listen_parse(char const *v, ct_listen *l)
+{
+  char host[64];
+  char const *colon = strrchr(v, ':'), *port = colon ? colon + 1 : v;
+  size_t n = colon ? (size_t)(colon - v) : 0;
+  unsigned long p;
+  char *end;
+  memset(&l->addr, 0, sizeof l->addr);
+  l->v6only = 0;
+  if (v[0] == '/') {
+    char const *why = path_problem(v);
+    if (why) return why;
+    if (strlen(v) >= sizeof l->addr.un.sun_path) return "path too long for a socket (at most 107 bytes)";
+    l->addr.un.sun_family = AF_UNIX;
+    strcpy(l->addr.un.sun_path, v);
+    l->addrlen = (unsigned)(offsetof(struct sockaddr_un, sun_path) + strlen(v) + 1);
+    return 0;
+  }
+  if (v[0] == '[' && (!colon || colon[-1] != ']')) return "an IPv6 address goes in brackets: [ADDRESS]:PORT";
+  if (*port < '0' || *port > '9') return "expected PORT, ADDRESS:PORT, [ADDRESS]:PORT or an absolute path";
+  errno = 0;
+  p = strtoul(port, &end, 10);
+  if (*end || errno || p < 1 || p > 65535) return "the port must be 1 to 65535";
+  if (!colon) {
+    l->addr.in6.sin6_family = AF_INET6;
+    l->addr.in6.sin6_addr = in6addr_any;
+    l->addr.in6.sin6_port = htons((unsigned short)p);
+    l->addrlen = sizeof l->addr.in6;
+    return 0;
+  }
+  if (n >= sizeof host) return "address too long";
+  if (v[0] == '[') {
+    if (n < 2 || v[n - 1] != ']') return "an IPv6 address goes in brackets: [ADDRESS]:PORT";
+    memcpy(host, v + 1, n - 2);
+    host[n - 2] = 0;
+    if (inet_pton(AF_INET6, host, &l->addr.in6.sin6_addr) != 1) return "not an IPv6 address";
+    l->addr.in6.sin6_family = AF_INET6;
+    l->addr.in6.sin6_port = htons((unsigned short)p);
+    l->addrlen = sizeof l->addr.in6;
+    l->v6only = 1;
+    return 0;
+  }
+  memcpy(host, v, n);
+  host[n] = 0;
+  if (inet_pton(AF_INET, host, &l->addr.in.sin_addr) != 1)
+    return "not an IPv4 address (an IPv6 one goes in brackets: [ADDRESS]:PORT)";
+  l->addr.in.sin_family = AF_INET;
+  l->addr.in.sin_port = htons((unsigned short)p);
+  l->addrlen = sizeof l->addr.in;
+  return 0;
+}
+
+static int one_listen(char const *item, void *arg)
+{
+  list_acc *a = arg;
+  svc_container *ct = a->ct;
+  ct_listen l;
+  char const *why = listen_parse(item, &l);
+  size_t i;
+  if (why) return conf_error(a->w, "listen: %s, not '%s'", why, item);
+  for (i = 0; i < ct->nlisten; i++)
+    if (ct->listen[i].addrlen == l.addrlen && !memcmp(&ct->listen[i].addr, &l.addr, l.addrlen))
+      return conf_error(a->w, "listen: %s is already listed (line %u)", item, ct->listen[i].line);
+  if (ct->nlisten >= CT_LISTEN_MAX) return conf_error(a->w, "listen: more than %d sockets", CT_LISTEN_MAX);
+  l.text = xstrdup(item);
+  l.line = a->w->line;
+  ct->listen = xreallocarray(ct->listen, ct->nlisten + 1, sizeof *ct->listen);
+  ct->listen[ct->nlisten++] = l;
+  return 0;
+}
+
+int ct_key_listen(conf_where *w, void *o, char const *k, char const *v)
+{
+  list_acc a = { w, ct_of(o), 0 };
+  (void)k;
+  return value_list(v, one_listen, &a) ? -1 : 0;
+}
+
 void container_free(svc_container *ct)
 {
   size_t i;
@@ -240,6 +327,8 @@ void container_free(svc_container *ct)
     free(ct->binds[i].at);
   }
   free(ct->binds);
+  for (i = 0; i < ct->nlisten; i++) free(ct->listen[i].text);
+  free(ct->listen);
   free(ct);
 }
 
@@ -368,6 +457,13 @@ void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w)
     }
     snprintf(in, sizeof in, "%s%s", ct->root ? ct->root : "", ct->rw[i].path);
     real_path(w, "read-write", prefix, in, &st);
+  }
+  for (i = 0; i < ct->nlisten; i++) {
+    if (s->ready == READY_FD && s->ready_fd == CT_LISTEN_FD + (int)i) {
+      w->line = s->line[K_READY];
+      conf_error(w, "ready: descriptor %d is the socket of listen = %s (line %u): use another", s->ready_fd,
+                 ct->listen[i].text, ct->listen[i].line);
+    }
   }
   if (ct->nrw && !ct->read_only) {
     w->line = ct->rw[0].line;

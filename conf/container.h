@@ -8,6 +8,9 @@
 #define CAPINIT_CONF_CONTAINER_H
 
 #include <stddef.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <netinet/in.h>
 
 #include "parse.h"
 
@@ -31,6 +34,27 @@ typedef struct ct_path_s {
   unsigned line;           /* for messages while loading */
 } ct_path;
 
+/* A listening socket the engine makes for the service (listen): bound
+ * while the child still holds capinit's privilege, in the service's own
+ * network and file tree, and passed as descriptor CT_LISTEN_FD + its
+ * index, with LISTEN_FDS and LISTEN_PID (the protocol of systemd's socket
+ * activation, sd_listen_fds(3)). */
+#define CT_LISTEN_MAX 16
+#define CT_LISTEN_FD 3
+
+typedef struct ct_listen_s {
+  char *text;              /* as written */
+  union {
+    struct sockaddr sa;
+    struct sockaddr_in in;
+    struct sockaddr_in6 in6;
+    struct sockaddr_un un;
+  } addr;
+  unsigned addrlen;
+  unsigned char v6only;    /* [ADDR]:PORT is IPv6 only; a bare PORT both */
+  unsigned line;           /* for messages while loading */
+} ct_listen;
+
 typedef struct container_s {
   unsigned char read_only, private_tmp, private_pids, private_ipc;
   unsigned char network;   /* enum ct_network */
@@ -41,12 +65,16 @@ typedef struct container_s {
   size_t nrw;
   ct_bind *binds;
   size_t nbinds;
+  ct_listen *listen;
+  size_t nlisten;
 } svc_container;
 
 /* The namespaces the child creates (CLONE_NEW* flags): the PID namespace
  * comes from the spawn itself (a new PID namespace is for the children of
  * the process that makes it). */
 int container_unshare_flags(svc_container const *ct);
+/* Does the service have a view of its own (any container key but listen)? */
+int container_view(svc_container const *ct);
 /* Does the service need a file tree of its own (a mount namespace)? */
 int container_has_mounts(svc_container const *ct);
 
@@ -60,6 +88,7 @@ int ct_key_private_pids(conf_where *w, void *svc, char const *k, char const *v);
 int ct_key_network(conf_where *w, void *svc, char const *k, char const *v);
 int ct_key_hostname(conf_where *w, void *svc, char const *k, char const *v);
 int ct_key_private_ipc(conf_where *w, void *svc, char const *k, char const *v);
+int ct_key_listen(conf_where *w, void *svc, char const *k, char const *v);
 
 struct svc_s;
 struct conf_ctx_s;

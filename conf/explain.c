@@ -301,6 +301,15 @@ static void container_words(svc_container const *ct, prediction *p)
   else if (ct->network == NET_NAMED) say(p, "the network of %s (another service sets it up)", ct->netns);
   if (ct->hostname) say(p, "its own host name: %s", ct->hostname);
   if (ct->private_ipc) say(p, "its own IPC namespace: no System V IPC or POSIX message queue is shared");
+  if (ct->nlisten) {
+    n = 0;
+    list[0] = 0;
+    for (i = 0; i < ct->nlisten && n < sizeof list; i++)
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s as descriptor %d", i ? ", " : "", ct->listen[i].text,
+                            CT_LISTEN_FD + (int)i);
+    say(p, "listening sockets made by capinit before the privilege drop (it needs no capability to bind them): "
+           "%s (LISTEN_FDS=%zu)", list, ct->nlisten);
+  }
 }
 
 static char const *const root_equivalent[] = {

@@ -19,6 +19,7 @@
   X(ROOT, "root", 115) \
   X(PROC, "proc", 115) \
   X(READONLY, "readonly", 115) \
+  X(LISTEN, "listen", 111) \
   X(DIRECTORY, "directory", 111) \
   X(UMASK, "umask", 111) \
   X(RLIMITS, "rlimits", 111) \

@@ -99,6 +99,9 @@ static int k_environment(conf_where *w, void *o, char const *k, char const *v)
   if (!env_name_valid(v, n))
     return conf_error(w, "environment: invalid variable name '%.*s' (letters, digits and _, not starting with a digit)",
                       (int)(n > 64 ? 64 : n), v);
+  if ((n == 10 && !strncmp(v, "LISTEN_PID", n)) || (n == 10 && !strncmp(v, "LISTEN_FDS", n)) ||
+      (n == 14 && !strncmp(v, "LISTEN_FDNAMES", n)))
+    return conf_error(w, "environment: %.*s is set by capinit for the sockets of the listen key", (int)n, v);
   for (i = 0; i < s->nenv; i++)
     if (!strncmp(s->env[i], v, n + 1))
       return conf_error(w, "environment: %.*s is set twice", (int)n, v);
@@ -466,5 +469,6 @@ conf_key const svc_keys[] = {
   { "network", K_NETWORK, 0, "host | none | netns:NAME", ct_key_network },
   { "hostname", K_HOSTNAME, 0, "host name", ct_key_hostname },
   { "private-ipc", K_PRIVATE_IPC, 0, "yes | no", ct_key_private_ipc },
+  { "listen", K_LISTEN, KEY_REPEAT, "PORT | ADDRESS:PORT | [ADDRESS]:PORT | path...", ct_key_listen },
 };
 size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];

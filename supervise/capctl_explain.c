@@ -67,7 +67,14 @@ static void print_json_container(FILE *f, svc_container const *ct)
   };
   int flags = container_unshare_flags(ct), first = 1;
   size_t i;
-  if (!ct) {
+  fprintf(f, "    \"listen\": [");
+  for (i = 0; ct && i < ct->nlisten; i++) {
+    fprintf(f, "%s{\"address\": ", i ? ", " : "");
+    json_string(f, ct->listen[i].text);
+    fprintf(f, ", \"fd\": %d}", CT_LISTEN_FD + (int)i);
+  }
+  fprintf(f, "],\n");
+  if (!container_view(ct)) {
     fprintf(f, "    \"container\": null,\n");
     return;
   }

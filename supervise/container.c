@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -305,6 +306,46 @@ static int stage_readonly(svc_container const *ct, priv_fail *f)
   return 0;
 }
 
+/* listen: each socket made, bound and listening, at CT_LISTEN_FD + i (a
+ * descriptor that survives the exec).  A Unix socket's path is the
+ * service's own (after the pivot); a socket file left there by an
+ * earlier start is removed, anything else there is a failure. */
+static int listen_one(ct_listen const *l, int at)
+{
+  int on = 1, v6only = l->v6only, fd, r;
+  fd = (int)syscall(SYS_socket, l->addr.sa.sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (l->addr.sa.sa_family == AF_UNIX) {
+    struct stat st;
+    /* libc's fstatat: the stat call and structure differ by architecture */
+    if (fstatat(AT_FDCWD, l->addr.un.sun_path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode))
+      syscall(SYS_unlinkat, AT_FDCWD, l->addr.un.sun_path, 0);
+  } else if (syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) < 0 ||
+             (l->addr.sa.sa_family == AF_INET6 &&
+              syscall(SYS_setsockopt, fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) < 0)) {
+    goto fail;
+  }
+  if (syscall(SYS_bind, fd, &l->addr.sa, l->addrlen) < 0) goto fail;
+  if (l->addr.sa.sa_family == AF_UNIX && syscall(SYS_fchmodat, AT_FDCWD, l->addr.un.sun_path, 0666) < 0) goto fail;
+  /* the kernel caps the backlog at net.core.somaxconn */
+  if (syscall(SYS_listen, fd, 65535) < 0) goto fail;
+  if (fd == at) return (int)syscall(SYS_fcntl, fd, F_SETFD, 0);
+  r = (int)syscall(SYS_dup3, fd, at, 0);
+  sys_close(fd);
+  return r;
+fail:
+  sys_close(fd);
+  return -1;
+}
+
+static int stage_listen(svc_container const *ct, priv_fail *f)
+{
+  size_t i;
+  for (i = 0; i < ct->nlisten; i++)
+    if (listen_one(&ct->listen[i], CT_LISTEN_FD + (int)i) < 0) return priv_failed(f, STAGE_LISTEN, (int)i);
+  return 0;
+}
+
 int container_apply(svc_container const *ct, priv_fail *f)
 {
   STAGE_START(f, STAGE_NAMESPACES);
@@ -322,6 +363,8 @@ int container_apply(svc_container const *ct, priv_fail *f)
   if (ct && stage_proc(ct, f) < 0) return -1;
   STAGE_START(f, STAGE_READONLY);
   if (container_has_mounts(ct) && stage_readonly(ct, f) < 0) return -1;
+  STAGE_START(f, STAGE_LISTEN);
+  if (ct && stage_listen(ct, f) < 0) return -1;
   return 0;
 }
 
@@ -376,6 +419,11 @@ char *container_describe(priv_fail const *f, svc_container const *ct, char *buf,
       else if (ct && f->arg >= 0 && (size_t)f->arg < ct->nbinds)
         snprintf(buf, len, "make the bind on %s %s", ct->binds[f->arg].dst, ct->binds[f->arg].ro ? "read-only" : "writable");
       else snprintf(buf, len, "set the tree's read-only and writable parts");
+      break;
+    case STAGE_LISTEN:
+      if (ct && f->arg >= 0 && (size_t)f->arg < ct->nlisten)
+        snprintf(buf, len, "listen on %s (descriptor %d)", ct->listen[f->arg].text, CT_LISTEN_FD + f->arg);
+      else snprintf(buf, len, "make the listening sockets");
       break;
     default: snprintf(buf, len, "build the container"); break;
   }

@@ -230,8 +230,11 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
   return 0;
 }
 
+static void listen_pid(char *const *envp);
+
 void priv_exec_only(char *const *argv, char *const *envp, priv_fail *f)
 {
+  listen_pid(envp);
   if (!PRIV_FAULT_HIT(STAGE_EXEC)) syscall(SYS_execve, argv[0], argv, envp);
   priv_failed(f, STAGE_EXEC, -1);
 }
@@ -254,7 +257,7 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
       break;
     case STAGE_SIGNALS: snprintf(buf, len, "reset signal dispositions and mask"); break;
     case STAGE_NAMESPACES: case STAGE_HOSTNAME: case STAGE_NETWORK: case STAGE_MOUNTS:
-    case STAGE_ROOT: case STAGE_PROC: case STAGE_READONLY:
+    case STAGE_ROOT: case STAGE_PROC: case STAGE_READONLY: case STAGE_LISTEN:
       container_describe(f, s->ct, buf, len);
       break;
     case STAGE_DIRECTORY:
@@ -306,14 +309,38 @@ int priv_fail_exit_code(priv_fail const *f)
 char **priv_environment(svc const *s, char const *extra)
 {
   static char const path[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
-  size_t n = 0, i, has_path = 0;
-  char **env;
+  size_t n = 0, i, has_path = 0, nlisten = s->ct ? s->ct->nlisten : 0, slots = s->nenv + 5;
+  char **env, *text;
   for (i = 0; i < s->nenv; i++) has_path |= !strncmp(s->env[i], "PATH=", 5);
-  env = malloc((s->nenv + 3) * sizeof *env);
+  /* the pointers, then the text of LISTEN_PID (filled by priv_exec_only)
+   * and LISTEN_FDS: one block, one free() */
+  env = calloc(1, slots * sizeof *env + 2 * PRIV_LISTEN_TEXT);
   if (!env) return 0;
+  if (nlisten) {
+    text = (char *)(env + slots);
+    memcpy(text, PRIV_LISTEN_PID, sizeof PRIV_LISTEN_PID - 1);
+    env[n++] = text;
+    text += PRIV_LISTEN_TEXT;
+    snprintf(text, PRIV_LISTEN_TEXT, "LISTEN_FDS=%zu", nlisten);
+    env[n++] = text;
+  }
   if (!has_path) env[n++] = (char *)path;
   for (i = 0; i < s->nenv; i++) env[n++] = s->env[i];
   if (extra) env[n++] = (char *)extra;
   env[n] = 0;
   return env;
+}
+
+/* LISTEN_PID is the pid of the process that executes the command, which
+ * only that process knows (under a reaper, its pid in the namespace). */
+static void listen_pid(char *const *envp)
+{
+  char *p = envp[0], digits[24];
+  long pid;
+  size_t n = 0, i;
+  if (!p || strncmp(p, PRIV_LISTEN_PID, sizeof PRIV_LISTEN_PID - 1) || p[sizeof PRIV_LISTEN_PID - 1]) return;
+  for (pid = syscall(SYS_getpid); pid > 0 && n < sizeof digits; pid /= 10) digits[n++] = (char)('0' + pid % 10);
+  p += sizeof PRIV_LISTEN_PID - 1;
+  for (i = 0; i < n; i++) p[i] = digits[n - 1 - i];
+  p[n] = 0;
 }

@@ -61,10 +61,14 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
  * (stage_exit_status(), and 127 for a command not found). */
 int priv_fail_exit_code(priv_fail const *f);
 
-/* The environment a service starts with: PATH, then the service's
- * environment keys (which may replace PATH), then extra (e.g.
- * NOTIFY_SOCKET=..., may be NULL).  One malloc'd block, made by the
- * caller before the fork: not part of the engine's steps. */
+/* The environment a service starts with: LISTEN_PID and LISTEN_FDS when
+ * it has listen sockets (LISTEN_PID first, its value written by the exec
+ * stage), PATH, then the service's environment keys (which may replace
+ * PATH; they cannot name LISTEN_*), then extra (e.g. NOTIFY_SOCKET=...,
+ * may be NULL).  One malloc'd block, made by the caller before the fork:
+ * not part of the engine's steps. */
+#define PRIV_LISTEN_PID "LISTEN_PID="
+#define PRIV_LISTEN_TEXT 40
 char **priv_environment(svc const *s, char const *extra);
 
 #ifdef PRIV_FAULT

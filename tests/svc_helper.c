@@ -33,6 +33,11 @@
  *                             to reap; write "N ORPHANED" to FILE (ORPHANED:
  *                             grandchildren that saw their parent change;
  *                             each waits at most 60 s), then pause
+ *   serve                     accept on the LISTEN_FDS sockets from
+ *                             descriptor 3 (the listen key): to each
+ *                             connection write "NAME PID LISTEN_PID FD UID"
+ *                             and close it; exit 3 if LISTEN_FDS or
+ *                             LISTEN_PID is missing
  *
  * Every mode prints nothing else.  Exits 2 on bad usage. */
 #include <errno.h>
@@ -41,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -113,9 +119,36 @@ static int notify(char const *msg)
   return 0;
 }
 
+static void serve(void)
+{
+  char const *fds = getenv("LISTEN_FDS"), *lpid = getenv("LISTEN_PID"), *name = getenv("SVC_NAME");
+  struct pollfd p[16];
+  int i, n = fds ? atoi(fds) : 0;
+  if (n < 1 || n > 16 || !lpid) exit(3);
+  for (i = 0; i < n; i++) {
+    p[i].fd = 3 + i;
+    p[i].events = POLLIN;
+  }
+  for (;;) {
+    if (poll(p, (nfds_t)n, -1) < 0) continue;
+    for (i = 0; i < n; i++) {
+      char line[160];
+      int c, k;
+      if (!(p[i].revents & POLLIN)) continue;
+      c = accept4(p[i].fd, 0, 0, SOCK_CLOEXEC);
+      if (c < 0) continue;
+      k = snprintf(line, sizeof line, "%s %d %s %d %u\n", name ? name : "?", (int)getpid(), lpid, p[i].fd,
+                   (unsigned)getuid());
+      (void)!write(c, line, (size_t)k);
+      close(c);
+    }
+  }
+}
+
 int main(int argc, char **argv)
 {
   char const *mode = argc > 1 ? argv[1] : "";
+  if (!strcmp(mode, "serve")) serve();
 
   if (!strcmp(mode, "after") && argc >= 4) {
     while (access(argv[2], F_OK) < 0) sleep_ms(10);

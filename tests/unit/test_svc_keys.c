@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/resource.h>
+#include <arpa/inet.h>
 #include <unistd.h>
 
 #include "../../conf/diag.h"
@@ -487,7 +488,32 @@ static void hostname_box(svc const *s, char const *what)
   t_ueq(container_unshare_flags(s->ct), CLONE_NEWUTS, "%s: a UTS namespace only", what);
 }
 
+/* listen: the addresses as the kernel takes them, in the order written */
+static void listen_three(svc const *s, char const *what)
+{
+  ct_listen const *l = s->ct ? s->ct->listen : 0;
+  char a[64] = "";
+  t_ueq(s->ct ? s->ct->nlisten : 9, 4, "%s: 4 sockets", what);
+  if (!l || s->ct->nlisten != 4) return;
+  t_ueq(l[0].addr.sa.sa_family, AF_INET6, "%s: a bare port is IPv6", what);
+  t_ok(!memcmp(&l[0].addr.in6.sin6_addr, &in6addr_any, 16) && ntohs(l[0].addr.in6.sin6_port) == 80 && !l[0].v6only,
+       "%s: ... on ::, port 80, IPv4 too (v6only off)", what);
+  t_ueq(l[1].addr.sa.sa_family, AF_INET, "%s: A.B.C.D:PORT is IPv4", what);
+  inet_ntop(AF_INET, &l[1].addr.in.sin_addr, a, sizeof a);
+  t_streq(a, "127.0.0.1", "%s: ... its address", what);
+  t_ueq(ntohs(l[1].addr.in.sin_port), 8080, "%s: ... its port", what);
+  t_ueq(l[1].addrlen, sizeof l[1].addr.in, "%s: ... its length", what);
+  inet_ntop(AF_INET6, &l[2].addr.in6.sin6_addr, a, sizeof a);
+  t_ok(l[2].addr.sa.sa_family == AF_INET6 && !strcmp(a, "fe80::1") && ntohs(l[2].addr.in6.sin6_port) == 443 &&
+       l[2].v6only, "%s: [fe80::1]:443 is IPv6 only", what);
+  t_ok(l[3].addr.sa.sa_family == AF_UNIX && !strcmp(l[3].addr.un.sun_path, "/run/x.sock") &&
+       l[3].addrlen == offsetof(struct sockaddr_un, sun_path) + 12, "%s: /run/x.sock, a Unix socket", what);
+  t_streq(l[1].text, "127.0.0.1:8080", "%s: the text as written", what);
+  t_ok(!container_view(s->ct) && !container_unshare_flags(s->ct), "%s: no container view, no namespace", what);
+}
+
 static roundtrip const roundtrips[] = {
+  { "listen", OK "listen = 80 127.0.0.1:8080\nlisten = [fe80::1]:443 /run/x.sock\n", listen_three },
   { "read-only", OK "read-only = yes\nread-write = /data\nread-write = /srv/www /data\n", read_only_rw },
   { "read-write", OK "read-only = yes\nread-write = /data, /srv/www\n", read_only_rw },
   { "read-only", OK "read-only = no\n", read_only_no },
