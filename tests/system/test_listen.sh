@@ -156,6 +156,10 @@ nnpid=$(sv_field nn pid)
 t_eq "$(sv_in nsenter -t "$nnpid" -n ss -ltnH | awk '{ print $4 }')" "127.0.0.1:$P5" \
   "... it listens in the service's own network namespace (ss in there)"
 
+out=$(sv_ctl verify web pp nn 2>&1)
+t_eq "$?:$(echo "$out" | cut -f1,2 | tr '\t\n' '  ')" "0:name=web result=ok name=pp result=ok name=nn result=ok " \
+  "capctl verify: web, pp and nn run as predicted (namespaces, mounts, credentials)"
+
 # failures: the command never runs, the stage is named
 sv_wait busy failed
 t_ok $? "busy (its port held by another program) is failed"
