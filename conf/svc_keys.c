@@ -234,8 +234,13 @@ static int one_securebit(char const *item, void *arg)
     return 0;
   }
   b = securebit_from_name(item);
-  if (b < 0)
-    return conf_error(a->w, "securebits: unknown securebit '%s' (known: noroot, noroot-locked, no-setuid-fixup, no-setuid-fixup-locked, keep-caps, keep-caps-locked, no-cap-ambient-raise, no-cap-ambient-raise-locked)", item);
+  if (b < 0) {
+    char known[256];
+    size_t i, n = 0;
+    for (i = 0; i < securebit_names_n && n < sizeof known; i++)
+      n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", securebit_names[i].name);
+    return conf_error(a->w, "securebits: unknown securebit '%s' (known: %s)", item, known);
+  }
   a->mask |= (uint64_t)1 << b;
   return 0;
 }
