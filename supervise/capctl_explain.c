@@ -28,6 +28,7 @@
 #include "../conf/svc.h"
 #include "capctl.h"
 #include "control.h"
+#include "creds.h"
 #include "privilege.h"
 
 static char const *rule_name(enum setgid_rule r)
@@ -282,7 +283,7 @@ int explain_main(int argc, char **argv)
   diag_sort(&diags);
   diag_print(&diags, 2);
 
-  if (control_launcher(&launcher) < 0) strerr_diefu1sys(111, "read this process's credentials");
+  if (creds_launcher(&launcher) < 0) strerr_diefu1sys(111, "read this process's credentials");
   k.last_cap = priv_last_cap();
   k.setgid_rule = SETGID_RULE_UNKNOWN;
   if (json) printf("[\n");
@@ -291,10 +292,10 @@ int explain_main(int argc, char **argv)
     char const *target = cmd ? cmd[0] : s->argv ? s->argv[0] : 0;
     exec_target t;
     prediction p;
-    control_target_view(s->ct, target ? target : "", &t);
+    creds_target_view(s->ct, target ? target : "", &t);
     if (!target) t.err = ENOENT;
     if (!detected && explain_needs_setgid_rule(s, &launcher, &t)) {
-      k.setgid_rule = control_setgid_rule();
+      k.setgid_rule = creds_setgid_rule();
       detected = 1;
     }
     explain_predict(s, &launcher, &t, &k, &p);

@@ -27,6 +27,7 @@
 #include "../conf/names.h"
 #include "../conf/verdict.h"
 #include "control.h"
+#include "creds.h"
 #include "privilege.h"
 #include "procs.h"
 #include "supervisor.h"
@@ -368,12 +369,12 @@ static int verify_one(client *c, service *s, proc_table const *procs)
     reply(c, "name=%s\tresult=skipped\treason=not running", name);
     return 0;
   }
-  if (control_launcher(&launcher) < 0 || control_target_in(container_has_mounts(s->spec->ct) ? live_root : 0, s->spec->argv[0], &t) < 0) {
+  if (creds_launcher(&launcher) < 0 || creds_target_in(container_has_mounts(s->spec->ct) ? live_root : 0, s->spec->argv[0], &t) < 0) {
     reply(c, "name=%s\tresult=error\treason=%s", name, strerror(errno));
     return 1;
   }
   if (rule == SETGID_RULE_UNKNOWN && explain_needs_setgid_rule(s->spec, &launcher, &t))
-    rule = control_setgid_rule();
+    rule = creds_setgid_rule();
   k.setgid_rule = rule;
   explain_predict(s->spec, &launcher, &t, &k, &p);
   if (p.refused) {

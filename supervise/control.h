@@ -5,8 +5,6 @@
 
 #include <stddef.h>
 
-#include "../conf/container.h"
-#include "../conf/explain.h"
 
 #define CONTROL_MSG_MAX 4096u
 #define CONTROL_ARGS_MAX 257
@@ -40,19 +38,5 @@ int control_parse(char const *msg, size_t len, control_request *r, char *err, si
 extern control_verb const control_verbs[];
 extern size_t const control_verbs_n;
 control_verb const *control_verb_find(char const *name);
-
-/* The credentials of this process, and what explain needs to know of a
- * command's file (set-id bits, file capabilities, multi-call). */
-int control_launcher(cred_state *c);
-int control_target(char const *path, exec_target *t);
-/* The same for a service with a root directory: path as it sees it
- * (root NULL: control_target()). */
-int control_target_in(char const *root, char const *path, exec_target *t);
-/* The same as the service will see it: inside its root directory, with
- * its binds mounted (in a child of its own mount namespace). */
-int control_target_view(svc_container const *ct, char const *path, exec_target *t);
-/* F6 on the running kernel (exec'ing a setgid copy of this program);
- * SETGID_RULE_UNKNOWN if it cannot tell (not root, no suid filesystem). */
-enum setgid_rule control_setgid_rule(void);
 
 #endif

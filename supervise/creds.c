@@ -18,10 +18,10 @@
 #include <linux/openat2.h>
 #include <linux/capability.h>
 
-#include "control.h"
+#include "creds.h"
 #include "sysnum.h"
 
-int control_launcher(cred_state *c)
+int creds_launcher(cred_state *c)
 {
   struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
   struct __user_cap_data_struct d[2];
@@ -77,7 +77,7 @@ static char const *multicall_name(char const *path)
   return 0;
 }
 
-int control_target(char const *path, exec_target *t)
+int creds_target(char const *path, exec_target *t)
 {
   struct stat st;
   struct statvfs vfs;
@@ -118,7 +118,7 @@ static int target_in_child(int (*enter)(void const *), void const *arg, char con
   if (pid == 0) {
     close(p[0]);
     if (enter(arg) < 0) _exit(1);
-    control_target_in(root, path, &got);
+    creds_target_in(root, path, &got);
     if (write(p[1], &got, sizeof got) < 0) _exit(1);
     _exit(0);
   }
@@ -142,7 +142,7 @@ static int enter_root(void const *root)
   return chroot(root) < 0 || chdir("/") < 0 ? -1 : 0;
 }
 
-int control_target_in(char const *root, char const *path, exec_target *t)
+int creds_target_in(char const *root, char const *path, exec_target *t)
 {
   struct open_how how;
   struct stat st;
@@ -151,7 +151,7 @@ int control_target_in(char const *root, char const *path, exec_target *t)
   char self[64];
   ssize_t n;
   int dir, fd;
-  if (!root) return control_target(path, t);
+  if (!root) return creds_target(path, t);
   memset(t, 0, sizeof *t);
   t->path = path;
   /* the file the service will execute: path resolved inside root, its
@@ -205,9 +205,9 @@ static int target_through_binds(svc_container const *ct, char const *path, exec_
       n = k;
     }
   }
-  if (!best) return control_target_in(ct->root, path, t);
+  if (!best) return creds_target_in(ct->root, path, t);
   snprintf(real, sizeof real, "%s%s", best->src, path + n);
-  control_target(real, t);
+  creds_target(real, t);
   t->path = path;
   return 0;
 }
@@ -224,9 +224,9 @@ static int enter_binds(void const *arg)
   return 0;
 }
 
-int control_target_view(svc_container const *ct, char const *path, exec_target *t)
+int creds_target_view(svc_container const *ct, char const *path, exec_target *t)
 {
-  if (!ct || (!ct->root && !ct->nbinds)) return control_target(path, t);
+  if (!ct || (!ct->root && !ct->nbinds)) return creds_target(path, t);
   /* not allowed to mount (not root, / not a mount point under chroot) */
   if (target_in_child(enter_binds, ct, ct->root, path, t) < 0) return target_through_binds(ct, path, t);
   return 0;
@@ -256,7 +256,7 @@ static long long proc_ambient(pid_t pid)
  * a zombie, before it is reaped.  Needs root; the copy lives in a private
  * directory on a filesystem that honours set-id bits, and is removed at
  * once.  Used by capctl explain and by capinit's verify alike. */
-enum setgid_rule control_setgid_rule(void)
+enum setgid_rule creds_setgid_rule(void)
 {
   static char const *const dirs[] = { "/run", "/tmp", "/dev/shm", "/var/tmp" };
   char dir[64], path[96];
