@@ -132,7 +132,8 @@ CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 ENGINE_OBJ := $(B)/obj/supervise/privilege.o $(B)/obj/supervise/container.o $(B)/obj/supervise/reaper.o
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
-  supervise/log.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c \
+  supervise/log.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_dispatch.c supervise/control_records.c \
+  supervise/control_reply.c supervise/control_verify.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c \
   supervise/procs.c supervise/initctl.c)
 PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)

@@ -9,46 +9,24 @@
  * idle client never holds the loop. */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "../conf/explain.h"
-#include "../conf/names.h"
-#include "../conf/verdict.h"
 #include "control.h"
-#include "creds.h"
-#include "privilege.h"
-#include "procs.h"
+#include "control_client.h"
 #include "supervisor.h"
-#include "verify_container.h"
 
 #define CLIENTS_MAX CONTROL_CLIENTS_MAX  /* served at once */
 #define CONNECTIONS_MAX 512  /* served and waiting */
 #define KEPT 8               /* of each: for clients that may change services */
-#define CLIENT_IDLE_MS 10000u
-#define QUEUE_MAX (8u << 20)  /* bytes of replies waiting for one client */
 #define ACCEPT_PAUSE_MS 100u
-
-typedef struct client_s {
-  int fd;
-  int may_read, may_change, may_power;
-  uint64_t deadline;
-  char *q;                 /* queued messages: [u32 length][bytes]... */
-  size_t qlen, qoff;
-  int closing;             /* close once the queue is written */
-  int reprieved;           /* its deadline passed once with a reply queued */
-} client;
 
 static client clients[CLIENTS_MAX];
 static size_t nclients;
@@ -127,423 +105,6 @@ void control_close(void)
   if (sv.control >= 0) close(sv.control);
   sv.control = -1;
   unlink(sock_path);
-}
-
-/* ------------------------------------------------------------ replies */
-
-static void queue(client *c, char const *msg, size_t len)
-{
-  uint32_t n = (uint32_t)len;
-  if (c->closing) return;
-  if (c->qlen - c->qoff + len + 4 > QUEUE_MAX) {
-    c->closing = 1;  /* it does not read: drop it */
-    c->qlen = c->qoff = 0;
-    return;
-  }
-  if (c->qoff && c->qoff == c->qlen) c->qlen = c->qoff = 0;
-  {
-    char *q = realloc(c->q, c->qlen + len + 4);
-    if (!q) {
-      c->closing = 1;
-      return;
-    }
-    c->q = q;
-  }
-  memcpy(c->q + c->qlen, &n, 4);
-  memcpy(c->q + c->qlen + 4, msg, len);
-  c->qlen += len + 4;
-}
-
-static void reply(client *c, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void reply(client *c, char const *fmt, ...)
-{
-  char buf[CONTROL_MSG_MAX];
-  va_list ap;
-  int n;
-  va_start(ap, fmt);
-  n = vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  queue(c, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
-static void flush(client *c)
-{
-  while (c->qoff < c->qlen) {
-    uint32_t n;
-    ssize_t w;
-    memcpy(&n, c->q + c->qoff, 4);
-    w = send(c->fd, c->q + c->qoff + 4, n, MSG_DONTWAIT | MSG_NOSIGNAL);
-    if (w < 0) {
-      if (errno != EAGAIN && errno != EINTR) c->closing = 1, c->qlen = c->qoff = 0;
-      return;
-    }
-    c->qoff += n + 4;
-    c->deadline = now_ms() + CLIENT_IDLE_MS;  /* taking its reply: not idle */
-    c->reprieved = 0;
-  }
-  c->qlen = c->qoff = 0;
-}
-
-/* ------------------------------------------------------------ records */
-
-/* A value goes into a record as is, minus what would break the format. */
-static void clean(char *s)
-{
-  for (; *s; s++)
-    if (*s == '\t' || *s == '\n' || (unsigned char)*s < 0x20) *s = ' ';
-}
-
-static void proc_field(pid_t pid, char const *key, char *out, size_t len)
-{
-  char path[64], buf[4096];
-  ssize_t r;
-  int fd;
-  size_t kl = strlen(key);
-  char *p;
-  snprintf(out, len, "-");
-  if (pid <= 0) return;
-  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return;
-  buf[r] = 0;
-  for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
-    if (strncmp(p, key, kl) || p[kl] != ':') continue;
-    p += kl + 1;
-    while (*p == ' ' || *p == '\t') p++;
-    {
-      size_t n = strcspn(p, "\n");
-      if (n >= len) n = len - 1;
-      while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;  /* "Groups:\t0 \n" */
-      memcpy(out, p, n);
-      out[n] = 0;
-      for (char *t = out; *t; t++)
-        if (*t == '\t') *t = ' ';
-    }
-    return;
-  }
-}
-
-/* A service's name in a record: a refused file's name may hold a tab or a
- * newline, which must not add fields or records. */
-static char const *record_name(service const *s, char *buf, size_t len)
-{
-  snprintf(buf, len, "%s", s->spec->name);
-  clean(buf);
-  return buf;
-}
-
-static void last_exit(service const *s, char *buf, size_t len)
-{
-  int st = s->last_status;
-  if (st < 0) snprintf(buf, len, "-");
-  else if (WIFEXITED(st)) snprintf(buf, len, "exit %d", WEXITSTATUS(st));
-  else if (WIFSIGNALED(st)) snprintf(buf, len, "signal %s", signal_name(WTERMSIG(st)) ? signal_name(WTERMSIG(st)) : "?");
-  else snprintf(buf, len, "-");
-}
-
-/* A time of capinit's clock as ms since capinit started, "-" for none. */
-static char const *since_start(uint64_t t, char *buf, size_t len)
-{
-  if (!t || t < sv.started_ms) return "-";
-  snprintf(buf, len, "%" PRIu64, t - sv.started_ms);
-  return buf;
-}
-
-/* When the current (or last) run was spawned, and became ready. */
-static void run_times(service const *s, char *sp, char *rd, size_t len)
-{
-  if (*since_start(s->spawned_at, sp, len) == '-') strcpy(sp, "-");
-  if (s->up_at < s->spawned_at || *since_start(s->up_at, rd, len) == '-') strcpy(rd, "-");
-}
-
-static void status_record(client *c, service *s)
-{
-  char sp[24], rd[24];
-  char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
-  char text[STATUS_TEXT_MAX], fail[256], what[200], name[SVC_NAME_MAX + 1];
-  uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
-                                   s->state == ST_STOPPING ? s->spawned_at : s->down_at;
-  pid_t pid = service_command_pid(s);
-  last_exit(s, le, sizeof le);
-  proc_field(pid, "Uid", uid, sizeof uid);
-  proc_field(pid, "Gid", gid, sizeof gid);
-  proc_field(pid, "Groups", groups, sizeof groups);
-  proc_field(pid, "CapInh", inh, sizeof inh);
-  proc_field(pid, "CapPrm", prm, sizeof prm);
-  proc_field(pid, "CapEff", eff, sizeof eff);
-  proc_field(pid, "CapBnd", bnd, sizeof bnd);
-  proc_field(pid, "CapAmb", amb, sizeof amb);
-  proc_field(pid, "NoNewPrivs", nnp, sizeof nnp);
-  if (s->status_text) memcpy(text, s->status_text, sizeof text);
-  else text[0] = 0;
-  clean(text);
-  fail[0] = 0;
-  if (s->state == ST_FAILED && s->fail_stage >= 0) {
-    priv_fail f = { s->fail_stage, s->fail_errno, s->fail_arg };
-    snprintf(fail, sizeof fail, "stage %s: unable to %s: %s", stage_name(s->fail_stage),
-             priv_fail_describe(&f, s->spec, what, sizeof what), strerror(s->fail_errno));
-  } else if (s->state == ST_FAILED && s->failure) {
-    snprintf(fail, sizeof fail, "%s", s->failure);
-  } else if (s->state == ST_FAILED && s->last_status >= 0) {
-    snprintf(fail, sizeof fail, "%s", le);
-  }
-  clean(fail);
-  run_times(s, sp, rd, sizeof sp);
-  reply(c,
-        "name=%s\tstate=%s\twanted=%s\tpid=%d\tsince_ms=%" PRIu64 "\trestarts=%u\tlast_exit=%s"
-        "\tstatus=%s\tfailure=%s\tuser=%u\tmode=%s\ttype=%s\tlog_lines=%" PRIu64 "\tlog_dropped=%" PRIu64
-        "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s"
-        "\tspawned_ms=%s\tready_ms=%s",
-        record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)pid,
-        since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
-        s->spec->mode == SVC_NOROOT ? "noroot" : "legacy",
-        s->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", s->log.lines, s->log.dropped,
-        uid, gid, groups, inh, prm, eff, bnd, amb, nnp, sp, rd);
-}
-
-/* ------------------------------------------------------------ verify */
-
-#define VERIFY_PROCS_MAX 4096  /* processes of one service looked at */
-
-/* One process of a service against the prediction of its command: a
- * record "process=PID ..." (capctl verify -p shows them), and its
- * verdict.  -1 when it is gone (it ended since /proc was read). */
-static int verify_process(client *c, service *s, proc_entry const *e, cred_state const *want, verdict *v)
-{
-  char path[64], buf[4096], fields[128], name[SVC_NAME_MAX + 1];
-  char uid[64], gid[64], groups[VERDICT_TEXT_MAX], eff[20], prm[20], bnd[20];
-  live_creds live;
-  ssize_t r;
-  size_t w = 0;
-  int fd, f;
-  snprintf(path, sizeof path, "/proc/%d/status", (int)e->pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0 || live_creds_parse(buf, (size_t)r, &live) < 0) return -1;
-  verdict_judge(&live, want, v);
-  fields[0] = 0;
-  for (f = 0; f < VF_COUNT; f++)
-    if (v->differ & 1u << f) w += (size_t)snprintf(fields + w, sizeof fields - w, "%s%s", w ? "," : "", verdict_field_names[f]);
-  verdict_format(VF_UID, &live.c, live.fsuid, live.fsgid, uid, sizeof uid);
-  verdict_format(VF_GID, &live.c, live.fsuid, live.fsgid, gid, sizeof gid);
-  verdict_format(VF_GROUPS, &live.c, live.fsuid, live.fsgid, groups, sizeof groups);
-  verdict_format(VF_CAPPRM, &live.c, 0, 0, prm, sizeof prm);
-  verdict_format(VF_CAPEFF, &live.c, 0, 0, eff, sizeof eff);
-  verdict_format(VF_CAPBND, &live.c, 0, 0, bnd, sizeof bnd);
-  {
-    char comm[sizeof e->comm];
-    memcpy(comm, e->comm, sizeof comm);
-    clean(comm);
-    reply(c, "process=%d\tname=%s\tppid=%d\tcomm=%s\tresult=%s\tfields=%s\tuid=%s\tgid=%s\tgroups=%s"
-          "\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tno_new_privs=%d",
-          (int)e->pid, record_name(s, name, sizeof name), (int)e->ppid, comm,
-          v->result == VERDICT_SAME ? "same" : v->result == VERDICT_DROPPED ? "dropped" : "more",
-          fields[0] ? fields : "-", uid, gid, groups[0] ? groups : "-", prm, eff, bnd, live.c.nnp);
-  }
-  return 0;
-}
-
-static int verify_one(client *c, service *s, proc_table const *procs)
-{
-  static enum setgid_rule rule = SETGID_RULE_UNKNOWN;  /* a fact of the kernel: once known, kept */
-  static size_t members[VERIFY_PROCS_MAX];
-  cred_state launcher;
-  exec_target t;
-  kernel_facts k = { sv.last_cap, SETGID_RULE_UNKNOWN };
-  prediction p;
-  verdict v, worst;
-  size_t i, n, seen = 0, dropped = 0;
-  pid_t pid = service_command_pid(s), worst_pid = 0;
-  char worst_comm[sizeof procs->v[0].comm] = "";
-  char name[SVC_NAME_MAX + 1];
-  char live_root[64];  /* a container's tree is the one its command sees */
-  record_name(s, name, sizeof name);
-  snprintf(live_root, sizeof live_root, "/proc/%d/root", (int)pid);
-  if (s->state != ST_UP || pid <= 0 || s->spec->type != SVC_LONGRUN) {
-    reply(c, "name=%s\tresult=skipped\treason=not running", name);
-    return 0;
-  }
-  if (creds_launcher(&launcher) < 0 || creds_target_in(container_has_mounts(s->spec->ct) ? live_root : 0, s->spec->argv[0], &t) < 0) {
-    reply(c, "name=%s\tresult=error\treason=%s", name, strerror(errno));
-    return 1;
-  }
-  if (rule == SETGID_RULE_UNKNOWN && explain_needs_setgid_rule(s->spec, &launcher, &t))
-    rule = creds_setgid_rule();
-  k.setgid_rule = rule;
-  explain_predict(s->spec, &launcher, &t, &k, &p);
-  if (p.refused) {
-    reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s", name, p.reason);
-    return 1;
-  }
-  /* every process of the service, its command first (the reaper of a
-   * private-pids service leads it, with the service's credentials too) */
-  n = proc_members(procs, s->pid, members, VERIFY_PROCS_MAX);
-  if (n > VERIFY_PROCS_MAX) n = VERIFY_PROCS_MAX;
-  memset(&worst, 0, sizeof worst);
-  worst.result = VERDICT_SAME;
-  for (i = 0; i < n; i++) {
-    proc_entry const *e = &procs->v[members[i]];
-    if (verify_process(c, s, e, &p.after, &v) < 0) continue;
-    seen++;
-    dropped += v.result == VERDICT_DROPPED;
-    if (v.result == VERDICT_MORE && worst.result != VERDICT_MORE) {
-      worst = v;
-      worst_pid = e->pid;
-      memcpy(worst_comm, e->comm, sizeof worst_comm);
-      clean(worst_comm);
-    }
-  }
-  if (!seen) {
-    reply(c, "name=%s\tresult=error\treason=no process of it could be read in /proc", name);
-    return 1;
-  }
-  if (worst.result == VERDICT_MORE) {
-    reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s\tpid=%d\tcomm=%s\tprocesses=%zu",
-          name, verdict_field_names[worst.field], worst.live, worst.want, (int)worst_pid, worst_comm, seen);
-    return 1;
-  }
-  {
-    char field[4200], lv[4200], wv[4200];
-    if (container_verify(s->spec->ct, pid, field, lv, wv, sizeof field)) {
-      clean(field);
-      clean(lv);
-      clean(wv);
-      reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", name, field, lv, wv);
-      return 1;
-    }
-  }
-  if (dropped) reply(c, "name=%s\tresult=dropped\tprocesses=%zu\tdropped=%zu", name, seen, dropped);
-  else reply(c, "name=%s\tresult=ok\tprocesses=%zu", name, seen);
-  return 0;
-}
-
-/* ------------------------------------------------------------ requests */
-
-static int find_all(client *c, char **args, size_t n, service **out)
-{
-  size_t i;
-  for (i = 0; i < n; i++) {
-    out[i] = service_by_name(args[i]);
-    if (!out[i]) {
-      reply(c, "error: unknown service '%.64s'", args[i]);
-      return -1;
-    }
-  }
-  return 0;
-}
-
-static void request(client *c, char const *msg, size_t len)
-{
-  static control_request r;
-  service *targets[CONTROL_ARGS_MAX];
-  char err[256];
-  char **args;
-  char const *verb;
-  size_t n, i;
-
-  if (control_parse(msg, len, &r, err, sizeof err) < 0) {
-    reply(c, "%s", err);
-    return;
-  }
-  if (r.verb->changes ? !c->may_change && !(r.verb->changes == VERB_POWER && c->may_power) : !c->may_read) {
-    reply(c, "error: permission denied: %s",
-          r.verb->changes == VERB_POWER ? "only root or the power group may power off, reboot or halt"
-          : r.verb->changes ? "only root may change services" : "not in the control group");
-    return;
-  }
-  verb = r.verb->name;
-  n = (size_t)r.argc - 1;  /* arguments after the verb */
-  args = r.argv;
-  if (find_all(c, args + 1, (!strcmp(verb, "signal") && n) ? 0 : n, targets) < 0) return;
-
-  if (!strcmp(verb, "status")) {
-    if (!n) for (i = 0; i < sv.n; i++) status_record(c, sv.v[i]);
-    for (i = 0; i < n; i++) status_record(c, targets[i]);
-    reply(c, "ok");
-  } else if (!strcmp(verb, "start")) {
-    for (i = 0; i < n; i++) {
-      if (targets[i]->spec->refused) {
-        reply(c, "error: service '%s' is refused: its file has errors (capctl check)", targets[i]->spec->name);
-        return;
-      }
-    }
-    for (i = 0; i < n; i++) service_want(targets[i], 1);
-    reply(c, "ok");
-  } else if (!strcmp(verb, "stop")) {
-    for (i = 0; i < n; i++) service_want(targets[i], 0);
-    reply(c, "ok");
-  } else if (!strcmp(verb, "restart")) {
-    for (i = 0; i < n; i++) {
-      service *s = targets[i];
-      if (s->spec->refused) continue;
-      if (s->state == ST_UP || s->state == ST_STARTING) {
-        s->wanted_up = 1;
-        s->explicit_down = 0;
-        service_event(s, EV_STOP, 0);  /* wanted up: it starts again once down */
-      } else {
-        service_want(s, 1);
-      }
-    }
-    reply(c, "ok");
-  } else if (!strcmp(verb, "signal")) {
-    int sig = signal_from_name(args[1]);
-    if (sig < 0) {
-      reply(c, "error: unknown signal '%.32s'", args[1]);
-      return;
-    }
-    if (find_all(c, args + 2, n - 1, targets) < 0) return;
-    for (i = 0; i + 1 < n; i++)
-      if (targets[i]->pid > 0) service_signal(targets[i], sig);
-    reply(c, "ok");
-  } else if (!strcmp(verb, "reload")) {
-    if (supervisor_load(0) < 0) reply(c, "error: unable to read %s/services", sv.confdir);
-    else reply(c, "ok");
-  } else if (!strcmp(verb, "log")) {
-    char path[4096];
-    if (log_file_path(targets[0], path, sizeof path) < 0) reply(c, "error: log path too long");
-    else {
-      reply(c, "path=%s\tlog=%s", path,
-            targets[0]->spec->log == LOG_FILE ? "file" : targets[0]->spec->log == LOG_CONSOLE ? "console" :
-            targets[0]->spec->log == LOG_KMSG ? "kmsg" : "none");
-      reply(c, "ok");
-    }
-  } else if (!strcmp(verb, "poweroff") || !strcmp(verb, "reboot") || !strcmp(verb, "halt")) {
-    char why[64];
-    snprintf(why, sizeof why, "capctl %s", verb);
-    supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
-    reply(c, "ok");
-  } else if (!strcmp(verb, "blame")) {
-    char a[24], b[24];
-    reply(c, "boot\tkernel_ms=%" PRIu64 "\tready_ms=%s", sv.started_ms, since_start(sv.ready_ms, a, sizeof a));
-    for (i = 0; i < sv.nphases; i++)
-      reply(c, "phase=%s\tstart_ms=%s\tend_ms=%s", sv.phases[i].name, since_start(sv.phases[i].start, a, sizeof a),
-            since_start(sv.phases[i].end, b, sizeof b));
-    for (i = 0; i < sv.n; i++) {
-      char name[SVC_NAME_MAX + 1];
-      run_times(sv.v[i], a, b, sizeof a);
-      reply(c, "name=%s\tstate=%s\ttype=%s\tspawned_ms=%s\tready_ms=%s", record_name(sv.v[i], name, sizeof name),
-            state_names[sv.v[i]->state], sv.v[i]->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", a, b);
-    }
-    reply(c, "ok");
-  } else if (!strcmp(verb, "verify")) {
-    unsigned bad = 0;
-    proc_table procs;
-    if (proc_table_read(&procs) < 0) {
-      reply(c, "error: unable to read /proc: %s", strerror(errno));
-      return;
-    }
-    if (!n) for (i = 0; i < sv.n; i++) bad += (unsigned)verify_one(c, sv.v[i], &procs);
-    for (i = 0; i < n; i++) bad += (unsigned)verify_one(c, targets[i], &procs);
-    proc_table_free(&procs);
-    if (bad) reply(c, "error: %u service%s differ%s from the prediction", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
-    else reply(c, "ok");
-  }
 }
 
 /* Whoever changes services can start any of them, legacy root included:
@@ -711,7 +272,7 @@ void control_handle(struct pollfd const *p, size_t n)
     if (i == nclients || !p[k].revents) continue;
     {
       client *c = &clients[i];
-      if (p[k].revents & POLLOUT) flush(c);
+      if (p[k].revents & POLLOUT) client_flush(c);
       if ((p[k].revents & POLLIN) && c->qoff == c->qlen && !c->closing) {
         char buf[CONTROL_MSG_MAX + 1];
         ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC);
@@ -720,8 +281,8 @@ void control_handle(struct pollfd const *p, size_t n)
         if (r == 0 && recv(c->fd, buf, 1, MSG_DONTWAIT | MSG_PEEK) == 0) c->closing = 1;
         else if (r >= 0) {
           c->deadline = now + CLIENT_IDLE_MS;
-          request(c, buf, (size_t)r);
-          flush(c);
+          control_dispatch(c, buf, (size_t)r);
+          client_flush(c);
         } else if (errno != EAGAIN && errno != EINTR) {
           c->closing = 1;
         }
@@ -735,7 +296,7 @@ void control_handle(struct pollfd const *p, size_t n)
       /* a reply waits: try it, and give a reader one more period before
        * dropping it (capinit itself may have been the slow one, stopped
        * or starved, while the client could not read) */
-      flush(c);
+      client_flush(c);
       if (c->deadline <= now && !c->reprieved) {
         c->reprieved = 1;
         c->deadline = now + CLIENT_IDLE_MS;

@@ -149,7 +149,8 @@ void log_close(service *s);
 void log_line(service *s, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
 int log_file_path(service const *s, char *buf, size_t len);
 
-/* control.c */
+/* control.c: the control socket and its loop (the other control_*.c files
+ * serve its requests: control_client.h) */
 #define CONTROL_CLIENTS_MAX 64
 #define CONTROL_FDS_MAX (1 + CONTROL_CLIENTS_MAX)  /* the socket and its clients */
 struct pollfd;

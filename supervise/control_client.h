@@ -1,0 +1,54 @@
+/* supervise/control_client.h -- what the files of the control socket
+ * share: control.c (the socket, its loop and who the peer is),
+ * control_reply.c (each client's queue of replies), control_records.c
+ * (status and blame records, and what they read of /proc),
+ * control_verify.c (verify) and control_dispatch.c (a request's verb). */
+#ifndef CAPINIT_SUPERVISE_CONTROL_CLIENT_H
+#define CAPINIT_SUPERVISE_CONTROL_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "procs.h"
+#include "supervisor.h"
+
+#define CLIENT_IDLE_MS 10000u
+#define QUEUE_MAX (8u << 20)  /* bytes of replies waiting for one client */
+
+typedef struct client_s {
+  int fd;
+  int may_read, may_change, may_power;
+  uint64_t deadline;
+  char *q;                 /* queued messages: [u32 length][bytes]... */
+  size_t qlen, qoff;
+  int closing;             /* close once the queue is written */
+  int reprieved;           /* its deadline passed once with a reply queued */
+} client;
+
+/* control_reply.c: queue one message (a client that does not read is
+ * dropped at QUEUE_MAX), formatted; write what the socket takes. */
+void client_queue(client *c, char const *msg, size_t len);
+void client_reply(client *c, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
+void client_flush(client *c);
+
+/* control_records.c */
+/* A value as a record field: tabs, newlines and control bytes become
+ * spaces. */
+void record_clean(char *s);
+/* The service's name, cleaned, in buf. */
+char const *record_name(service const *s, char *buf, size_t len);
+/* One field of /proc/PID/status ("-" when unreadable). */
+void proc_field(pid_t pid, char const *key, char *out, size_t len);
+/* The status record of a service; the blame records of the boot. */
+void record_status(client *c, service *s);
+void record_blame(client *c);
+
+/* control_verify.c: one service's processes against its prediction;
+ * 1 when it differs or cannot be read. */
+int control_verify_one(client *c, service *s, proc_table const *procs);
+
+/* control_dispatch.c: one request, its replies queued. */
+void control_dispatch(client *c, char const *msg, size_t len);
+
+#endif

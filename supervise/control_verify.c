@@ -1,0 +1,131 @@
+/* supervise/control_verify.c -- capctl verify (control_client.h): every
+ * process of a running service against explain's prediction of its
+ * command, and its container against the kernel's view. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../conf/explain.h"
+#include "../conf/verdict.h"
+#include "control.h"
+#include "control_client.h"
+#include "creds.h"
+#include "verify_container.h"
+
+#define VERIFY_PROCS_MAX 4096  /* processes of one service looked at */
+
+/* One process of a service against the prediction of its command: a
+ * record "process=PID ..." (capctl verify -p shows them), and its
+ * verdict.  -1 when it is gone (it ended since /proc was read). */
+static int verify_process(client *c, service *s, proc_entry const *e, cred_state const *want, verdict *v)
+{
+  char path[64], buf[4096], fields[128], name[SVC_NAME_MAX + 1];
+  char uid[64], gid[64], groups[VERDICT_TEXT_MAX], eff[20], prm[20], bnd[20];
+  live_creds live;
+  ssize_t r;
+  size_t w = 0;
+  int fd, f;
+  snprintf(path, sizeof path, "/proc/%d/status", (int)e->pid);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  r = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (r <= 0 || live_creds_parse(buf, (size_t)r, &live) < 0) return -1;
+  verdict_judge(&live, want, v);
+  fields[0] = 0;
+  for (f = 0; f < VF_COUNT; f++)
+    if (v->differ & 1u << f) w += (size_t)snprintf(fields + w, sizeof fields - w, "%s%s", w ? "," : "", verdict_field_names[f]);
+  verdict_format(VF_UID, &live.c, live.fsuid, live.fsgid, uid, sizeof uid);
+  verdict_format(VF_GID, &live.c, live.fsuid, live.fsgid, gid, sizeof gid);
+  verdict_format(VF_GROUPS, &live.c, live.fsuid, live.fsgid, groups, sizeof groups);
+  verdict_format(VF_CAPPRM, &live.c, 0, 0, prm, sizeof prm);
+  verdict_format(VF_CAPEFF, &live.c, 0, 0, eff, sizeof eff);
+  verdict_format(VF_CAPBND, &live.c, 0, 0, bnd, sizeof bnd);
+  {
+    char comm[sizeof e->comm];
+    memcpy(comm, e->comm, sizeof comm);
+    record_clean(comm);
+    client_reply(c, "process=%d\tname=%s\tppid=%d\tcomm=%s\tresult=%s\tfields=%s\tuid=%s\tgid=%s\tgroups=%s"
+                 "\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tno_new_privs=%d",
+                 (int)e->pid, record_name(s, name, sizeof name), (int)e->ppid, comm,
+                 v->result == VERDICT_SAME ? "same" : v->result == VERDICT_DROPPED ? "dropped" : "more",
+                 fields[0] ? fields : "-", uid, gid, groups[0] ? groups : "-", prm, eff, bnd, live.c.nnp);
+  }
+  return 0;
+}
+
+int control_verify_one(client *c, service *s, proc_table const *procs)
+{
+  static enum setgid_rule rule = SETGID_RULE_UNKNOWN;  /* a fact of the kernel: once known, kept */
+  static size_t members[VERIFY_PROCS_MAX];
+  cred_state launcher;
+  exec_target t;
+  kernel_facts k = { sv.last_cap, SETGID_RULE_UNKNOWN };
+  prediction p;
+  verdict v, worst;
+  size_t i, n, seen = 0, dropped = 0;
+  pid_t pid = service_command_pid(s), worst_pid = 0;
+  char worst_comm[sizeof procs->v[0].comm] = "";
+  char name[SVC_NAME_MAX + 1];
+  char live_root[64];  /* a container's tree is the one its command sees */
+  record_name(s, name, sizeof name);
+  snprintf(live_root, sizeof live_root, "/proc/%d/root", (int)pid);
+  if (s->state != ST_UP || pid <= 0 || s->spec->type != SVC_LONGRUN) {
+    client_reply(c, "name=%s\tresult=skipped\treason=not running", name);
+    return 0;
+  }
+  if (creds_launcher(&launcher) < 0 || creds_target_in(container_has_mounts(s->spec->ct) ? live_root : 0, s->spec->argv[0], &t) < 0) {
+    client_reply(c, "name=%s\tresult=error\treason=%s", name, strerror(errno));
+    return 1;
+  }
+  if (rule == SETGID_RULE_UNKNOWN && explain_needs_setgid_rule(s->spec, &launcher, &t))
+    rule = creds_setgid_rule();
+  k.setgid_rule = rule;
+  explain_predict(s->spec, &launcher, &t, &k, &p);
+  if (p.refused) {
+    client_reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s", name, p.reason);
+    return 1;
+  }
+  /* every process of the service, its command first (the reaper of a
+   * private-pids service leads it, with the service's credentials too) */
+  n = proc_members(procs, s->pid, members, VERIFY_PROCS_MAX);
+  if (n > VERIFY_PROCS_MAX) n = VERIFY_PROCS_MAX;
+  memset(&worst, 0, sizeof worst);
+  worst.result = VERDICT_SAME;
+  for (i = 0; i < n; i++) {
+    proc_entry const *e = &procs->v[members[i]];
+    if (verify_process(c, s, e, &p.after, &v) < 0) continue;
+    seen++;
+    dropped += v.result == VERDICT_DROPPED;
+    if (v.result == VERDICT_MORE && worst.result != VERDICT_MORE) {
+      worst = v;
+      worst_pid = e->pid;
+      memcpy(worst_comm, e->comm, sizeof worst_comm);
+      record_clean(worst_comm);
+    }
+  }
+  if (!seen) {
+    client_reply(c, "name=%s\tresult=error\treason=no process of it could be read in /proc", name);
+    return 1;
+  }
+  if (worst.result == VERDICT_MORE) {
+    client_reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s\tpid=%d\tcomm=%s\tprocesses=%zu",
+                 name, verdict_field_names[worst.field], worst.live, worst.want, (int)worst_pid, worst_comm, seen);
+    return 1;
+  }
+  {
+    char field[4200], lv[4200], wv[4200];
+    if (container_verify(s->spec->ct, pid, field, lv, wv, sizeof field)) {
+      record_clean(field);
+      record_clean(lv);
+      record_clean(wv);
+      client_reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", name, field, lv, wv);
+      return 1;
+    }
+  }
+  if (dropped) client_reply(c, "name=%s\tresult=dropped\tprocesses=%zu\tdropped=%zu", name, seen, dropped);
+  else client_reply(c, "name=%s\tresult=ok\tprocesses=%zu", name, seen);
+  return 0;
+}
