@@ -26,6 +26,10 @@ MANDIR ?= $(PREFIX)/share/man
 
 CC := musl-gcc
 CFLAGS ?= -Os -g0
+# link-time optimization: functions inlined and dropped across files (arm64's
+# capinit 205208 B without, 198872 B with; LTO= builds without it); at the
+# link, gcc is given CFLAGS again, as its manual asks
+LTO ?= -flto=auto
 
 # ---- the target architecture ---------------------------------------------
 # DEB_ARCH is the target's name in Debian (dpkg), written to $(B)/arch for
@@ -72,9 +76,10 @@ DEB_QUAL := $(if $(filter-out $(HOST_ARCH),$(DEB_ARCH)),:$(DEB_ARCH))
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DCAPINIT_VERSION='"$(VERSION)"' \
   $(if $(SYSROOT),-I$(SYSROOT)/include) $(WARN) -ffunction-sections -fdata-sections \
-  -fno-asynchronous-unwind-tables -fno-unwind-tables -fstack-protector-strong $(CFLAGS)
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fstack-protector-strong $(LTO) $(CFLAGS)
 LDFLAGS ?=
-ALL_LDFLAGS := -static -s -Wl,--gc-sections $(CROSS_LDFLAGS) $(if $(SYSROOT),-L$(SYSROOT)/lib) $(LDFLAGS)
+ALL_LDFLAGS := -static -s -Wl,--gc-sections $(CROSS_LDFLAGS) $(if $(SYSROOT),-L$(SYSROOT)/lib) $(LTO) \
+  $(if $(LTO),$(CFLAGS)) $(LDFLAGS)
 LIBS := -lskarnet -lcap
 SYSROOT_STAMP := $(SYSROOT)/.done
 # a sysroot of one's own (SYSROOT= on the command line): nothing to build,
