@@ -32,7 +32,22 @@ if [ -e /etc/capinit/services/demo.svc ] && [ ! -e /tmp/demo/console.done ]; the
   demo_try sysctl "echo > /proc/sys/kernel/core_pattern" "uid 0's sysctl: ro" sh -c 'echo "|/tmp/x" > /proc/sys/kernel/core_pattern'
   demo_pid=$(capctl status --json httpd | sed -n 's/^ *"pid": \([0-9]*\),$/\1/p')
   [ "${demo_pid:-0}" -gt 0 ] || demo_pid=none  # never kill -9 0: the shell's own group
-  demo_try kill "kill -9 <httpd's pid>" "its own PID namespace" kill -9 "$demo_pid"
+  # httpd's pid is capinit's view of it; in this shell's own PID namespace
+  # the same number may be one of its own processes (pids count up from 1
+  # in each namespace): then it is not killed, and the record says whose.
+  # Otherwise the shell's own kill, in this process: no process made for
+  # the attempt (demo_try's subshell) can take that number first.
+  if [ "$demo_pid" != none ] && [ -e "/proc/$demo_pid/comm" ]; then
+    demo_out="pid $demo_pid is this namespace's own ($(cat "/proc/$demo_pid/comm" 2>/dev/null)): httpd is not in it"
+    demo_rc=2
+  else
+    kill -9 "$demo_pid" 2>/tmp/demo/kill.err
+    demo_rc=$?
+    demo_out="sh: $(sed -n 's/.*\(can.t kill\)/\1/p' /tmp/demo/kill.err | tail -n 1)"
+  fi
+  echo "kill $demo_rc $demo_out" >> /tmp/demo/console.results
+  if [ $demo_rc = 0 ]; then demo_res="WORKED"; else demo_res="refused: ${demo_out##*: }"; fi
+  printf 'console:    %-38s %-36s -> %s\n' "kill -9 <httpd's pid>" "(its own PID namespace)" "$demo_res"
   demo_try stop "capctl stop httpd" "power-group: it may power off only" capctl stop httpd
   : > /tmp/demo/console.done
   unset demo_i demo_pid demo_key demo_what demo_why demo_out demo_rc demo_res
