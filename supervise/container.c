@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/mount.h>
@@ -306,27 +307,68 @@ static int stage_readonly(svc_container const *ct, priv_fail *f)
   return 0;
 }
 
+/* A Unix socket at path, bound on fd: its directory opened without
+ * following a symbolic link (openat2, as the mounts: a link swapped in
+ * by whoever may write there cannot redirect root's bind), a socket file
+ * left there by an earlier start removed (anything else makes bind fail),
+ * and the bind made through /proc/self/fd/DIR/NAME, with a umask that
+ * gives the socket mode 0666 (no chmod by path afterwards). */
+static int bind_unix(int fd, char const *path)
+{
+  struct sockaddr_un sa;
+  struct stat st;
+  char const *base = strrchr(path, '/') + 1;
+  char dir[sizeof sa.sun_path], digits[12];
+  size_t dn = (size_t)(base - path), n = 0, k = 0, i;
+  int d, r, e;
+  unsigned old;
+  memcpy(dir, path, dn);
+  dir[dn > 1 ? dn - 1 : 1] = 0;
+  d = path_fd(AT_FDCWD, dir);
+  if (d < 0) return -1;
+  /* libc's fstatat: the stat call and structure differ by architecture */
+  if (fstatat(d, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode)) syscall(SYS_unlinkat, d, base, 0);
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  for (i = (size_t)d; n < sizeof digits; i /= 10) {
+    digits[n++] = (char)('0' + i % 10);
+    if (i < 10) break;
+  }
+  memcpy(sa.sun_path, "/proc/self/fd/", 14);
+  k = 14;
+  while (n) sa.sun_path[k++] = digits[--n];
+  sa.sun_path[k++] = '/';
+  if (k + strlen(base) >= sizeof sa.sun_path) {
+    sys_close(d);
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(sa.sun_path + k, base, strlen(base) + 1);
+  old = (unsigned)syscall(SYS_umask, 0111);
+  r = (int)syscall(SYS_bind, fd, &sa, (socklen_t)sizeof sa);
+  e = errno;
+  syscall(SYS_umask, old);
+  sys_close(d);
+  errno = e;
+  return r;
+}
+
 /* listen: each socket made, bound and listening, at CT_LISTEN_FD + i (a
  * descriptor that survives the exec).  A Unix socket's path is the
- * service's own (after the pivot); a socket file left there by an
- * earlier start is removed, anything else there is a failure. */
+ * service's own (after the pivot). */
 static int listen_one(ct_listen const *l, int at)
 {
   int on = 1, v6only = l->v6only, fd, r;
   fd = (int)syscall(SYS_socket, l->addr.sa.sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return -1;
   if (l->addr.sa.sa_family == AF_UNIX) {
-    struct stat st;
-    /* libc's fstatat: the stat call and structure differ by architecture */
-    if (fstatat(AT_FDCWD, l->addr.un.sun_path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode))
-      syscall(SYS_unlinkat, AT_FDCWD, l->addr.un.sun_path, 0);
+    if (bind_unix(fd, l->addr.un.sun_path) < 0) goto fail;
   } else if (syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) < 0 ||
              (l->addr.sa.sa_family == AF_INET6 &&
-              syscall(SYS_setsockopt, fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) < 0)) {
+              syscall(SYS_setsockopt, fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) < 0) ||
+             syscall(SYS_bind, fd, &l->addr.sa, l->addrlen) < 0) {
     goto fail;
   }
-  if (syscall(SYS_bind, fd, &l->addr.sa, l->addrlen) < 0) goto fail;
-  if (l->addr.sa.sa_family == AF_UNIX && syscall(SYS_fchmodat, AT_FDCWD, l->addr.un.sun_path, 0666) < 0) goto fail;
   /* the kernel caps the backlog at net.core.somaxconn */
   if (syscall(SYS_listen, fd, 65535) < 0) goto fail;
   if (fd == at) return (int)syscall(SYS_fcntl, fd, F_SETFD, 0);

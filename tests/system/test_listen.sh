@@ -42,8 +42,8 @@ listener() { ss -ltnHe "sport = :$2" | awk -v a="$1:$2" '$4 == a { for (i = 1; i
 fd_inode() { readlink "/proc/$1/fd/$2" | sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p'; }
 caps() { awk '/^Cap(Eff|Prm|Bnd):/ { printf "%s%s", sep, $2; sep = " " }' "/proc/$1/status"; }
 
-# --- capexec: three sockets, a server that holds nothing -----------------
-"$CAPEXEC" -k "listen = 127.0.0.1:$P1 [::1]:$P2 $T/web.sock" -k user=nobody -k mode=noroot \
+# --- capexec: two sockets, a server that holds nothing -------------------
+"$CAPEXEC" -k "listen = 127.0.0.1:$P1 [::1]:$P2" -k user=nobody -k mode=noroot \
   -k no-new-privileges=yes -k environment=SVC_NAME=web -- "$HELPER" serve &
 srv=$!
 i=0
@@ -51,16 +51,38 @@ while [ -z "$(listener 127.0.0.1 "$P1")" ] && [ $i -lt 1200 ]; do sleep 0.05; i=
 t_eq "$(ask 127.0.0.1 "$P1")" "web $srv $srv 3 65534" \
   "capexec: 127.0.0.1:$P1 answers from descriptor 3, LISTEN_PID = its pid, uid 65534"
 t_eq "$(ask ::1 "$P2")" "web $srv $srv 4 65534" "[::1]:$P2 from descriptor 4"
-t_eq "$(ask "$T/web.sock")" "web $srv $srv 5 65534" "$T/web.sock from descriptor 5"
 t_eq "$(tr '\0' '\n' < /proc/$srv/environ | grep '^LISTEN_' | sort | tr '\n' ' ')" \
-  "LISTEN_FDS=3 LISTEN_PID=$srv " "its environment: LISTEN_FDS=3, LISTEN_PID=$srv"
+  "LISTEN_FDS=2 LISTEN_PID=$srv " "its environment: LISTEN_FDS=2, LISTEN_PID=$srv"
 t_eq "$(caps $srv)" "0000000000000000 0000000000000000 0000000000000000" \
   "the server holds no capability (CapEff, CapPrm, CapBnd): the port needed none"
 t_eq "$(listener 127.0.0.1 "$P1") $(listener '[::1]' "$P2")" "$(fd_inode $srv 3) $(fd_inode $srv 4)" \
   "ss: the sockets listening on 127.0.0.1:$P1 and [::1]:$P2 are its descriptors 3 and 4"
 t_eq "$(ss -ltnH "sport = :$P2" | awk '{ print $4 }')" "[::1]:$P2" "[::1]:$P2 is IPv6 only: no other listener"
-t_eq "$(stat -c '%A %U' "$T/web.sock")" "srw-rw-rw- root" "the Unix socket: mode 0666, owned by root"
 kill $srv; wait $srv 2>/dev/null
+
+# a Unix socket: made mode 0666 (by the umask: no chmod by path), its
+# directory reached without a symbolic link
+mkdir "$T/real"
+ln -s real "$T/link"
+"$CAPEXEC" -k "listen = $T/real/web.sock" -k user=nobody -k mode=noroot -k environment=SVC_NAME=unix \
+  -- "$HELPER" serve &
+srv=$!
+i=0
+while [ ! -S "$T/real/web.sock" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+t_eq "$(ask "$T/real/web.sock") | $(stat -c '%A %U' "$T/real/web.sock")" "unix $srv $srv 3 65534 | srw-rw-rw- root" \
+  "a Unix socket answers from descriptor 3; mode 0666, owned by root"
+kill $srv; wait $srv 2>/dev/null
+"$CAPEXEC" -k "listen = $T/link/other.sock" -k user=nobody -k mode=noroot -- "$HELPER" serve 2>"$T/err"
+t_eq "$?:$(ls "$T/real"):$(sed 's/.*(stage \([a-z]*\)): /\1: /' "$T/err")" \
+  "111:web.sock:listen: Symbolic link loop" \
+  "a directory reached through a symbolic link: refused at stage listen (exit 111), no socket made there"
+printf 'secret\n' > "$T/victim"
+chmod 600 "$T/victim"
+ln -s victim "$T/real/swap.sock"
+"$CAPEXEC" -k "listen = $T/real/swap.sock" -k user=nobody -k mode=noroot -- "$HELPER" serve 2>"$T/err"
+t_eq "$?:$(stat -c %a "$T/victim"):$(cat "$T/victim"):$(sed 's/.*(stage \([a-z]*\)): /\1: /' "$T/err")" \
+  "111:600:secret:listen: Address in use" \
+  "a symbolic link where the socket goes: refused (exit 111), not removed, its target's mode unchanged"
 
 # a bare port: one socket, IPv6 and IPv4
 "$CAPEXEC" -k "listen = $P3" -k user=nobody -k mode=noroot -k environment=SVC_NAME=both -- "$HELPER" serve &
@@ -198,6 +220,8 @@ bad "listen = [::1]80" "listen: an IPv6 address goes in brackets: [ADDRESS]:PORT
 bad "listen = run/x.sock" "listen: expected PORT, ADDRESS:PORT, [ADDRESS]:PORT or an absolute path, not 'run/x.sock'"
 bad "listen = /run/../x.sock" "listen: a '.' or '..' component, not '/run/../x.sock'"
 bad "listen = 80 [::]:443 80" "listen: 80 is already listed (line 2)"
+long=$(printf '%081d' 0)
+bad "listen = /run/$long" "listen: the socket's name (after the last '/') is longer than 80 bytes, not '/run/$long'"
 bad "environment = LISTEN_FDS=1" "environment: LISTEN_FDS is set by capinit for the sockets of the listen key"
 printf 'command = /bin/true\nlisten = 80 443\nready = fd:4\n' > "$C/services/x.svc"
 out=$("$CAPCTL" check -c "$C" 2>/dev/null)
