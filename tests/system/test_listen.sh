@@ -20,6 +20,18 @@ for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
 set -- $ports
 P1=$1 P2=$2 P3=$3 P4=$4 P5=$5 P6=$6
+# and a privileged one (below 1024) that nothing here listens on: a
+# machine may serve 80 itself
+LOW=$($PY -c '
+import socket
+for p in list(range(1023, 900, -1)):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        s.close()')
 
 # ask ADDRESS PORT (or a Unix path): the server's line, or the error's name
 ask() {
@@ -100,18 +112,18 @@ t_eq "$?" 3 "control: without listen the server finds no LISTEN_FDS (exit 3)"
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups $PY -c '
 import socket
 try:
-    socket.socket().bind(("127.0.0.1", 80)); print("bound")
+    socket.socket().bind(("127.0.0.1", '"$LOW"')); print("bound")
 except OSError as e:
     print(e.strerror)' 2>&1)
-t_eq "$out" "Permission denied" "control: uid 65534 cannot bind port 80 itself"
+t_eq "$out" "Permission denied" "control: uid 65534 cannot bind port $LOW itself"
 
-# --- capinit: a service on port 80, restarts, containers ------------------
+# --- capinit: a service on a privileged port, restarts, containers -------
 svc web <<EOF
 command = $HELPER serve
 user = nobody
 mode = noroot
 no-new-privileges = yes
-listen = 127.0.0.1:80
+listen = 127.0.0.1:$LOW
 EOF
 svc pp <<EOF
 command = $HELPER serve
@@ -153,21 +165,22 @@ t_ok $? "web and nn are up"
 sv_wait pp up
 t_ok $? "pp (private-pids) is up"
 pid=$(sv_field web pid)
-t_eq "$(ask 127.0.0.1 80)" "web $pid $pid 3 65534" \
-  "web answers on port 80 as uid 65534, from descriptor 3, LISTEN_PID = its pid ($pid in capinit's view)"
+t_eq "$(ask 127.0.0.1 "$LOW")" "web $pid $pid 3 65534" \
+  "web answers on port $LOW as uid 65534, from descriptor 3, LISTEN_PID = its pid ($pid in capinit's view)"
 t_eq "$(sv_in sh -c "grep -E '^Cap(Eff|Prm|Bnd):' /proc/$pid/status" | awk '{ printf "%s%s", s, $2; s = " " }')" \
-  "0000000000000000 0000000000000000 0000000000000000" "web holds no capability (port 80 was bound for it)"
+  "0000000000000000 0000000000000000 0000000000000000" "web holds no capability (port $LOW was bound for it)"
 
 # killed, restarted: the port is bound again (SO_REUSEADDR: the closed
 # connection's TIME_WAIT would refuse it otherwise)
-sv_in kill -KILL "$pid"
+# (never kill 0: that is the caller's own process group, the whole run)
+[ "${pid:-0}" -gt 0 ] && sv_in kill -KILL "$pid"
 i=0
 while { [ "$(sv_field web pid)" = "$pid" ] || [ "$(sv_field web state)" != up ]; } && [ $i -lt 1200 ]; do
   sleep 0.05; i=$((i + 1))
 done
 pid2=$(sv_field web pid)
-t_eq "$(sv_field web state) $(ask 127.0.0.1 80)" "up web $pid2 $pid2 3 65534" \
-  "after a SIGKILL web is restarted ($pid2) and serves port 80 again"
+t_eq "$(sv_field web state) $(ask 127.0.0.1 "$LOW")" "up web $pid2 $pid2 3 65534" \
+  "after a SIGKILL web is restarted ($pid2) and serves port $LOW again"
 
 ppid=$(sv_field pp pid)
 t_eq "$(ask 127.0.0.1 "$P4" | cut -d' ' -f2-)" "2 2 3 65534" \
