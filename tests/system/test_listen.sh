@@ -233,6 +233,7 @@ bad "listen = [::1]80" "listen: an IPv6 address goes in brackets: [ADDRESS]:PORT
 bad "listen = run/x.sock" "listen: expected PORT, ADDRESS:PORT, [ADDRESS]:PORT or an absolute path, not 'run/x.sock'"
 bad "listen = /run/../x.sock" "listen: a '.' or '..' component, not '/run/../x.sock'"
 bad "listen = 80 [::]:443 80" "listen: 80 is already listed (line 2)"
+bad "listen = /" "listen: '/' is a directory, not a socket's path, not '/'"
 long=$(printf '%081d' 0)
 bad "listen = /run/$long" "listen: the socket's name (after the last '/') is longer than 80 bytes, not '/run/$long'"
 bad "environment = LISTEN_FDS=1" "environment: LISTEN_FDS is set by capinit for the sockets of the listen key"
