@@ -137,7 +137,7 @@ CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 ENGINE_OBJ := $(B)/obj/supervise/privilege.o $(B)/obj/supervise/container.o $(B)/obj/supervise/reaper.o
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
-  supervise/log.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_dispatch.c supervise/control_records.c \
+  supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_dispatch.c supervise/control_records.c \
   supervise/control_reply.c supervise/control_verify.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c \
   supervise/procs.c supervise/initctl.c)
 PROGRAMS := capinit capctl capexec
@@ -240,7 +240,7 @@ $(B)/tests/svc_helper: $(B)/obj-fixture/tests/svc_helper.o
 	$(say) LD $@
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
-$(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(CONF_OBJ)
+$(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(B)/obj/supervise/console.o $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -46,7 +46,7 @@ static void mount_one(char const *what, char const *where, char const *type,
   mkdir(where, 0755);
   if (mounted(where)) return;
   if (mount(what, where, type, flags, data) < 0)
-    fprintf(stderr, "capinit: warning: unable to mount %s on %s: %s\n", type, where, strerror(errno));
+    console_say("capinit: warning: unable to mount %s on %s: %s\n", type, where, strerror(errno));
 }
 
 void boot_mounts(void)
@@ -68,7 +68,6 @@ int boot_console(void)
   dup2(fd, 1);
   dup2(fd, 2);
   if (fd > 2) close(fd);
-  setvbuf(stderr, 0, _IOLBF, 0);
   return 0;
 }
 
@@ -84,7 +83,7 @@ void boot_hostname(void)
   name[n] = 0;
   name[strcspn(name, " \t\r\n")] = 0;
   if (name[0] && sethostname(name, strlen(name)) < 0)
-    fprintf(stderr, "capinit: warning: unable to set the hostname %s: %s\n", name, strerror(errno));
+    console_say("capinit: warning: unable to set the hostname %s: %s\n", name, strerror(errno));
 }
 
 /* One line: what the kernel offers the privilege engine. */
@@ -96,7 +95,7 @@ void boot_kernel_support(void)
   uname(&u);
   sv.no_securebits = bits < 0;
   sv.no_ambient = amb < 0;
-  fprintf(stderr, "capinit: kernel %s: securebits %s, ambient capabilities %s, last capability %u%s\n",
+  console_say("capinit: kernel %s: securebits %s, ambient capabilities %s, last capability %u%s\n",
           u.release, bits < 0 ? "MISSING" : "yes", amb < 0 ? "MISSING" : "yes", sv.last_cap,
           bits < 0 || amb < 0 ? ": noroot services and ambient capabilities will be refused" : "");
 }
@@ -166,7 +165,7 @@ void boot_modules(char const *file)
   snprintf(depfile, sizeof depfile, "%s/modules.dep", dir);
   dep = slurp(depfile, 16u << 20);
   if (!dep) {
-    fprintf(stderr, "capinit: warning: unable to read %s: %s: no module loaded\n", depfile, strerror(errno));
+    console_say("capinit: warning: unable to read %s: %s: no module loaded\n", depfile, strerror(errno));
     free(list);
     return;
   }
@@ -178,19 +177,19 @@ void boot_modules(char const *file)
     if (!*line) continue;
     n++;
     if (module_path(dep, line, rel, sizeof rel) < 0) {
-      fprintf(stderr, "capinit: warning: module %s: not in %s\n", line, depfile);
+      console_say("capinit: warning: module %s: not in %s\n", line, depfile);
       continue;
     }
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0 || (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST)) {
-      fprintf(stderr, "capinit: warning: unable to load module %s (%s): %s\n", line, path, strerror(errno));
+      console_say("capinit: warning: unable to load module %s (%s): %s\n", line, path, strerror(errno));
     } else {
       loaded++;
     }
     if (fd >= 0) close(fd);
   }
-  fprintf(stderr, "capinit: modules: %u of %u loaded\n", loaded, n);
+  console_say("capinit: modules: %u of %u loaded\n", loaded, n);
   free(list);
   free(dep);
 }
@@ -208,7 +207,7 @@ void boot_filecaps(char const *file)
   if (access(file, F_OK) < 0) return;
   filecaps_load(&diags, file, &f);
   for (i = 0; i < diags.n; i++)
-    fprintf(stderr, "capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
+    console_say("capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
   diag_free(&diags);
   for (i = 0; i < f.n; i++) {
     unsigned char want[20], got[64];
@@ -224,20 +223,20 @@ void boot_filecaps(char const *file)
         ok++;
         continue;
       }
-      fprintf(stderr, "capinit: warning: %s: read-only, and its file capabilities differ from %s:%u\n",
+      console_say("capinit: warning: %s: read-only, and its file capabilities differ from %s:%u\n",
               f.v[i].path, file, f.v[i].line);
     } else {
-      fprintf(stderr, "capinit: warning: unable to set the file capabilities of %s (%s:%u): %s\n",
+      console_say("capinit: warning: unable to set the file capabilities of %s (%s:%u): %s\n",
               f.v[i].path, file, f.v[i].line, strerror(errno));
     }
     supervisor_refuse_command(f.v[i].path, "its command's file capabilities do not match the filecaps manifest");
   }
   for (i = 0; i < f.nrefused; i++) {
-    fprintf(stderr, "capinit: warning: %s is named on a bad line of %s: services it is the command of are refused\n",
+    console_say("capinit: warning: %s is named on a bad line of %s: services it is the command of are refused\n",
             f.refused[i], file);
     supervisor_refuse_command(f.refused[i], "its command is named on a bad line of the filecaps manifest");
   }
-  fprintf(stderr, "capinit: filecaps: %zu of %zu files as the manifest says\n", ok, f.n);
+  console_say("capinit: filecaps: %zu of %zu files as the manifest says\n", ok, f.n);
   filecaps_free(&f);
 }
 
@@ -256,8 +255,9 @@ void boot_emergency(char const *why, char **shell)
   static char *fallback[] = { (char *)"/bin/sh", 0 };
   sigset_t set;
   pid_t pid = 0;
-  fprintf(stderr, "capinit: fatal: %s\ncapinit: starting the emergency shell %s (reboot, poweroff or halt to leave)\n",
+  console_say("capinit: fatal: %s\ncapinit: starting the emergency shell %s (reboot, poweroff or halt to leave)\n",
           why, shell && shell[0] ? shell[0] : fallback[0]);
+  console_drain(CONSOLE_DRAIN_MS);  /* before the shell shares the console */
   sigfillset(&set);
   sigprocmask(SIG_SETMASK, &set, 0);
   for (;;) {
@@ -283,7 +283,7 @@ void boot_emergency(char const *why, char **shell)
         ioctl_set_ctty();
         execve(shell && shell[0] ? shell[0] : fallback[0], shell && shell[0] ? shell : fallback, envp);
         execve(fallback[0], fallback, envp);
-        fprintf(stderr, "capinit: unable to run a shell: %s\n", strerror(errno));
+        console_say("capinit: unable to run a shell: %s\n", strerror(errno));
         _exit(127);
       }
       if (pid < 0) pid = 0;

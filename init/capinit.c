@@ -93,15 +93,13 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "-c") && i + 1 < argc) sv.confdir = argv[++i];
     else if (!strcmp(argv[i], "-r") && i + 1 < argc) sv.rundir = argv[++i];
     else {
-      fprintf(stderr, "capinit: fatal: unknown argument '%s'\ncapinit: usage: capinit [--container] [-c DIR] [-r DIR]\n", argv[i]);
+      console_say("capinit: fatal: unknown argument '%s'\ncapinit: usage: capinit [--container] [-c DIR] [-r DIR]\n", argv[i]);
       return 100;
     }
   }
   inherited_cloexec();
-  setvbuf(stderr, 0, _IOLBF, 0);
   sv.started_ms = now_ms();
   sv.control = sv.initctl = -1;
-  sv.console = 2;
   /* PID 1 of a container: the kernel says so, since reboot(2) outside the
    * initial PID namespace refuses every command but the reboot ones
    * (EINVAL), and without CAP_SYS_BOOT refuses all (EPERM) */
@@ -118,7 +116,7 @@ int main(int argc, char **argv)
     t = now_ms();
     if (boot_console() < 0) boot_emergency("no /dev/console", 0);
     /* RB_DISABLE_CAD is in force: Ctrl-Alt-Del sends SIGINT to PID 1 */
-    fprintf(stderr, "capinit %s: booting\n", CAPINIT_VERSION);
+    console_say("capinit %s: booting\n", CAPINIT_VERSION);
     boot_hostname();
     sv.last_cap = priv_last_cap();
     boot_kernel_support();
@@ -157,7 +155,7 @@ int main(int argc, char **argv)
   stderr_nonblocking();
   if (getpid() != 1) {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
-      fprintf(stderr, "capinit: fatal: unable to become a child subreaper: %s\n", strerror(errno));
+      console_say("capinit: fatal: unable to become a child subreaper: %s\n", strerror(errno));
       return 111;
     }
   }
@@ -169,13 +167,16 @@ int main(int argc, char **argv)
     setrlimit(RLIMIT_NOFILE, &rl);
   }
   if (mkdir_p(sv.rundir, 0755) < 0) {
-    fprintf(stderr, "capinit: fatal: unable to create %s: %s\n", sv.rundir, strerror(errno));
+    console_say("capinit: fatal: unable to create %s: %s\n", sv.rundir, strerror(errno));
     if (sv.machine) boot_emergency("no runtime directory", sv.emergency_shell);
     return 111;
   }
   {
     int rc = supervisor_run();
-    if (!sv.machine) return rc;
+    if (!sv.machine) {
+      console_drain(CONSOLE_DRAIN_MS);
+      return rc;
+    }
     /* phase 2 is over: PID 1 never exits */
     if (rc) boot_emergency("the supervisor could not start", sv.emergency_shell);
     boot_final(sv.action ? sv.action : RB_AUTOBOOT);

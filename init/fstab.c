@@ -21,6 +21,7 @@
 #include "../conf/fstab.h"
 #include "boot.h"
 #include "step.h"
+#include "../supervise/console.h"
 
 /* A mount at boot may replay a journal: generous, as systemd's 90 s. */
 #define MOUNT_MS 90000u
@@ -206,7 +207,7 @@ static int failed(char const *file, fstab_entry const *e, char const *what, int 
     snprintf(why, len, "%s:%u: %s: %s", file, e->line, what, step_error(err));
     return -1;
   }
-  fprintf(stderr, "capinit: %s:%u: %s%s: %s\n", file, e->line, what, e->nofail ? " (nofail)" : "", step_error(err));
+  console_say("capinit: %s:%u: %s%s: %s\n", file, e->line, what, e->nofail ? " (nofail)" : "", step_error(err));
   return 0;
 }
 
@@ -227,7 +228,7 @@ static int apply_line(char const *file, fstab_entry const *e, mountinfo_entry co
   if (!e->swap && strcmp(e->file, "/") && is_mount_point(mi, nmi, e->file)) return LINE_DONE;
   if (!strncmp(source, "/dev/", 5) && !(e->flags & MS_BIND)) {
     if (e->nofail && stat(source, &st) < 0) {
-      fprintf(stderr, "capinit: %s:%u: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,
+      console_say("capinit: %s:%u: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,
               e->swap ? "used" : "mounted");
       return LINE_LEFT;
     }
@@ -267,7 +268,7 @@ static int fstab_read(char const *file, fstab *f, char *why, size_t whylen)
   int r = 0;
   fstab_load(&diags, file, f);
   for (i = 0; i < diags.n; i++)
-    fprintf(stderr, "capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
+    console_say("capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
   if (diags.n && !diags.v[0].line) {
     snprintf(why, whylen, "%s: %s", file, diags.v[0].text);  /* the file itself */
     r = -1;
@@ -298,7 +299,7 @@ int boot_fstab(char const *file, char *why, size_t whylen)
     int err = 0;
     if (e->noauto) continue;
     if (e->netdev) {
-      fprintf(stderr, "capinit: %s:%u: %s needs the network (_netdev), which services bring up: not mounted at boot\n",
+      console_say("capinit: %s:%u: %s needs the network (_netdev), which services bring up: not mounted at boot\n",
               file, e->line, e->file);
       continue;
     }
@@ -312,9 +313,9 @@ int boot_fstab(char const *file, char *why, size_t whylen)
   free(mi);
   free(mbuf);
   if (!fatal && lines[1])
-    fprintf(stderr, "capinit: fstab: %u of %u mounted, %u of %u swap areas on\n", done[0], lines[0], done[1], lines[1]);
+    console_say("capinit: fstab: %u of %u mounted, %u of %u swap areas on\n", done[0], lines[0], done[1], lines[1]);
   else if (!fatal)
-    fprintf(stderr, "capinit: fstab: %u of %u mounted\n", done[0], lines[0]);
+    console_say("capinit: fstab: %u of %u mounted\n", done[0], lines[0]);
   fstab_free(&f);
   return fatal;
 }

@@ -38,6 +38,7 @@
 #include "../conf/fstab.h"
 #include "boot.h"
 #include "step.h"
+#include "../supervise/console.h"
 
 #ifndef UMOUNT_NOFOLLOW
 #define UMOUNT_NOFOLLOW 8
@@ -84,14 +85,14 @@ static int reap_for(unsigned ms)
 
 static void kill_everything(void)
 {
-  fprintf(stderr, "capinit: sending SIGTERM to every process left\n");
+  console_say("capinit: sending SIGTERM to every process left\n");
   kill(-1, SIGTERM);
   kill(-1, SIGCONT);
   reap_for(2000);
-  fprintf(stderr, "capinit: sending SIGKILL to every process left\n");
+  console_say("capinit: sending SIGKILL to every process left\n");
   kill(-1, SIGKILL);
   if (!reap_for(1000))
-    fprintf(stderr, "capinit: warning: processes are left after SIGKILL (blocked in the kernel?): going on\n");
+    console_say("capinit: warning: processes are left after SIGKILL (blocked in the kernel?): going on\n");
 }
 
 /* ------------------------------------------------------------ the steps */
@@ -139,8 +140,8 @@ static void swapoff_all(void)
     line[strcspn(line, " \t")] = 0;
     if (fstab_unescape(line) < 0 || !*line) continue;
     e = step_run(do_swapoff, line, step_ms, 1);
-    if (!e) fprintf(stderr, "capinit: swapoff %s\n", line);
-    else fprintf(stderr, "capinit: warning: unable to swapoff %s: %s\n", line, step_error(e));
+    if (!e) console_say("capinit: swapoff %s\n", line);
+    else console_say("capinit: warning: unable to swapoff %s: %s\n", line, step_error(e));
   }
 }
 
@@ -180,15 +181,15 @@ static int unmount_one(mountinfo_entry const *m, int *err)
   int r = step_run(do_umount, m->point, step_ms, 1);
   *err = r;
   if (!r) {
-    fprintf(stderr, "capinit: unmounted %s (%s)\n", m->point, m->type);
+    console_say("capinit: unmounted %s (%s)\n", m->point, m->type);
     return 1;
   }
   if (r != STEP_TIMEOUT) return 0;
-  fprintf(stderr, "capinit: warning: unmounting %s (%s): no progress for %u ms: detaching it (MNT_DETACH), its data may be lost\n",
+  console_say("capinit: warning: unmounting %s (%s): no progress for %u ms: detaching it (MNT_DETACH), its data may be lost\n",
           m->point, m->type, step_ms);
   r = step_run(do_detach, m->point, step_ms, 0);
   if (!r || r == EINVAL) return 1;  /* EINVAL: the stuck unmount took it out already */
-  fprintf(stderr, "capinit: warning: unable to detach %s: %s: left as it is\n", m->point, step_error(r));
+  console_say("capinit: warning: unable to detach %s: %s: left as it is\n", m->point, step_error(r));
   if (nstuck < STUCK_MAX) stuck[nstuck++] = m->id;
   return 0;
 }
@@ -201,7 +202,7 @@ static unsigned unmount_round(void)
   unsigned gone = 0;
   char *buf = mounts_read(&v, &n);
   if (!buf) {
-    fprintf(stderr, "capinit: warning: unable to read /proc/self/mountinfo: %s\n", strerror(errno));
+    console_say("capinit: warning: unable to read /proc/self/mountinfo: %s\n", strerror(errno));
     return 0;
   }
   for (i = n; i-- > 0;) {
@@ -235,15 +236,15 @@ static unsigned detach_loops(int report_busy)
     backing[strcspn(backing, "\n")] = 0;
     snprintf(dev, sizeof dev, "/dev/%s", e->d_name);
     if (report_busy) {
-      fprintf(stderr, "capinit: warning: %s (%s) is still in use: the kernel detaches it when it is released\n",
+      console_say("capinit: warning: %s (%s) is still in use: the kernel detaches it when it is released\n",
               dev, backing);
       continue;
     }
     err = step_run(do_loop_detach, dev, step_ms, 1);
     if (err) {
-      fprintf(stderr, "capinit: warning: unable to detach %s (%s): %s\n", dev, backing, step_error(err));
+      console_say("capinit: warning: unable to detach %s (%s): %s\n", dev, backing, step_error(err));
     } else if (access(sys, F_OK) < 0) {
-      fprintf(stderr, "capinit: detached %s (%s)\n", dev, backing);
+      console_say("capinit: detached %s (%s)\n", dev, backing);
       gone++;
     }
   }
@@ -254,8 +255,8 @@ static unsigned detach_loops(int report_busy)
 static void remount_readonly(char const *point, char const *type)
 {
   int r = step_run(do_readonly, point, step_ms, 1);
-  if (!r) fprintf(stderr, "capinit: remounted %s read-only\n", point);
-  else fprintf(stderr, "capinit: warning: unable to remount %s (%s) read-only: %s\n", point, type, step_error(r));
+  if (!r) console_say("capinit: remounted %s read-only\n", point);
+  else console_say("capinit: warning: unable to remount %s (%s) read-only: %s\n", point, type, step_error(r));
 }
 
 /* What stays busy after the rounds: one more try for its error, then
@@ -270,7 +271,7 @@ static void readonly_what_stays(void)
     int err;
     if (kept(&v[i]) || unmount_one(&v[i], &err)) continue;
     if (err != STEP_TIMEOUT)
-      fprintf(stderr, "capinit: warning: unable to unmount %s (%s): %s\n", v[i].point, v[i].type, step_error(err));
+      console_say("capinit: warning: unable to unmount %s (%s): %s\n", v[i].point, v[i].type, step_error(err));
     if (!kept(&v[i])) remount_readonly(v[i].point, v[i].type);
   }
   for (i = 0; i < n; i++)
@@ -306,11 +307,12 @@ void boot_final(int how)
   swapoff_all();
   unmount_everything();
   r = step_run(do_sync, 0, step_ms, 1);
-  if (r) fprintf(stderr, "capinit: warning: sync: %s for %u ms: going on\n", step_error(r), step_ms);
-  else fprintf(stderr, "capinit: synced\n");
-  fprintf(stderr, "capinit: %s\n", what);
+  if (r) console_say("capinit: warning: sync: %s for %u ms: going on\n", step_error(r), step_ms);
+  else console_say("capinit: synced\n");
+  console_say("capinit: %s\n", what);
+  console_drain(CONSOLE_DRAIN_MS);
   reboot(how);
   /* only a kernel refusal gets here: PID 1 must not exit */
-  fprintf(stderr, "capinit: fatal: reboot(2) failed: %s\n", strerror(errno));
+  console_say("capinit: fatal: reboot(2) failed: %s\n", strerror(errno));
   for (;;) pause();
 }

@@ -52,7 +52,7 @@ int control_listen(void)
   memset(&sa, 0, sizeof sa);
   sa.sun_family = AF_UNIX;
   if ((size_t)snprintf(sock_path, sizeof sock_path, "%s/control", sv.rundir) >= sizeof sock_path) {
-    fprintf(stderr, "capinit: fatal: %s/control: path too long for a socket\n", sv.rundir);
+    console_say("capinit: fatal: %s/control: path too long for a socket\n", sv.rundir);
     return -1;
   }
   strcpy(sa.sun_path, sock_path);
@@ -64,7 +64,7 @@ int control_listen(void)
     if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0) {
       close(probe);
       close(fd);
-      fprintf(stderr, "capinit: fatal: another capinit is running on %s (use another -r DIR)\n", sock_path);
+      console_say("capinit: fatal: another capinit is running on %s (use another -r DIR)\n", sock_path);
       return -1;
     }
     if (probe >= 0) close(probe);
@@ -81,13 +81,13 @@ int control_listen(void)
   if (sv.conf.control_group_set || sv.conf.power_group_set) {
     gid_t g = sv.conf.control_group_set ? sv.conf.control_gid : sv.conf.power_gid;
     if (chown(sock_path, 0, g) < 0 || chmod(sock_path, 0660) < 0)
-      fprintf(stderr, "capinit: warning: unable to open %s to group %u: %s\n", sock_path,
+      console_say("capinit: warning: unable to open %s to group %u: %s\n", sock_path,
               (unsigned)g, strerror(errno));
   }
   sv.control = fd;
   return 0;
 fail:
-  fprintf(stderr, "capinit: fatal: unable to listen on %s: %s\n", sock_path, strerror(errno));
+  console_say("capinit: fatal: unable to listen on %s: %s\n", sock_path, strerror(errno));
   if (fd >= 0) close(fd);
   return -1;
 }

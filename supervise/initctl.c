@@ -29,7 +29,7 @@ int initctl_open(void)
   unlink(INITCTL_PATH);
   if (mkfifo(INITCTL_PATH, 0) < 0 || chmod(INITCTL_PATH, 0) < 0 ||
       (fd = open(INITCTL_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
-    fprintf(stderr, "capinit: warning: unable to make %s (poweroff, reboot and halt will need capctl): %s\n",
+    console_say("capinit: warning: unable to make %s (poweroff, reboot and halt will need capctl): %s\n",
             INITCTL_PATH, strerror(errno));
     return -1;
   }
@@ -46,13 +46,13 @@ void initctl_read(int fd)
   /* one request per write (a FIFO keeps writes of up to PIPE_BUF whole) */
   while ((n = read(fd, r.b, sizeof r.b)) > 0) {
     if (n != INIT_REQUEST_SIZE || r.w[0] != INIT_MAGIC || r.w[1] != 1) {
-      fprintf(stderr, "capinit: warning: %s: not a runlevel request (%zd bytes): ignored\n", INITCTL_PATH, n);
+      console_say("capinit: warning: %s: not a runlevel request (%zd bytes): ignored\n", INITCTL_PATH, n);
       continue;
     }
     if (r.w[2] == '0') supervisor_shutdown(RB_POWER_OFF, INITCTL_PATH ": runlevel 0 (power off)");
     else if (r.w[2] == '6') supervisor_shutdown(RB_AUTOBOOT, INITCTL_PATH ": runlevel 6 (reboot)");
     else
-      fprintf(stderr, "capinit: warning: %s: runlevel %c: capinit has none (0 powers off, 6 reboots)\n",
+      console_say("capinit: warning: %s: runlevel %c: capinit has none (0 powers off, 6 reboots)\n",
               INITCTL_PATH, r.w[2] > 32 && r.w[2] < 127 ? r.w[2] : '?');
   }
 }

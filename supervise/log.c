@@ -1,8 +1,9 @@
 /* supervise/log.c -- in-process logging.  Each service's stdout and stderr
  * are one non-blocking pipe, held open by the supervisor across restarts;
  * its lines get a UTC timestamp and go to LOGDIR/NAME.log (rotated by
- * size), the console or /dev/kmsg.  A sink that fails or is full drops the
- * line and counts it: the loop never blocks on a log. */
+ * size), the console (console.c: a slow one gets a backlog) or /dev/kmsg.
+ * A sink that fails or is full drops the line and counts it: the loop
+ * never blocks on a log. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -119,8 +120,8 @@ static void sink(service *s, char const *line, size_t n)
       memcpy(buf + len, line, n);
       len += n;
       buf[len++] = '\n';
-      fd = sv.console;
-      break;
+      if (console_write(buf, len) < 0) goto drop;
+      return;
     case LOG_KMSG:
       if (kmsg < 0) kmsg = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
       if (kmsg < 0) goto drop;

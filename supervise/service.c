@@ -60,7 +60,7 @@ static void say(service *s, char const *level, char const *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "capinit: service %s: %s%s\n", s->spec->name, level, text);
+  console_say("capinit: service %s: %s%s\n", s->spec->name, level, text);
   log_line(s, "capinit: %s%s", level, text);
 }
 
@@ -68,7 +68,7 @@ static void say(service *s, char const *level, char const *fmt, ...)
  * service's log: stops, so that a shutdown shows its order. */
 static void note(service *s, char const *what)
 {
-  fprintf(stderr, "capinit: service %s: %s\n", s->spec->name, what);
+  console_say("capinit: service %s: %s\n", s->spec->name, what);
 }
 
 static void set_state(service *s, enum state st)

@@ -67,7 +67,7 @@ void supervisor_refuse_command(char const *path, char const *why)
   if (v) sv.bad_commands = v;
   if (!copy) {
     /* fail closed: a refusal that cannot be remembered refuses all */
-    fprintf(stderr, "capinit: fatal: out of memory: every service is refused\n");
+    console_say("capinit: fatal: out of memory: every service is refused\n");
     sv.bad_commands_lost = 1;
     return;
   }
@@ -102,7 +102,7 @@ static service *service_new(svc *spec)
     s->state = ST_FAILED;
     s->failure = "invalid service file (capctl check)";
   } else if ((s->failure = cannot_run(spec))) {
-    fprintf(stderr, "capinit: service %s: refused: %s\n", spec->name, s->failure);
+    console_say("capinit: service %s: refused: %s\n", spec->name, s->failure);
     spec->refused = 1;
     s->wanted_up = 0;
     s->state = ST_FAILED;
@@ -132,8 +132,8 @@ static void print_diags(diag_list *d)
   for (i = 0; i < d->n; i++) {
     diag const *x = &d->v[i];
     char const *w = x->level == DIAG_WARNING ? "warning: " : "";
-    if (x->line) fprintf(stderr, "capinit: %s%s:%u: %s\n", w, x->file, x->line, x->text);
-    else fprintf(stderr, "capinit: %s%s: %s\n", w, x->file, x->text);
+    if (x->line) console_say("capinit: %s%s:%u: %s\n", w, x->file, x->line, x->text);
+    else console_say("capinit: %s%s: %s\n", w, x->file, x->text);
   }
 }
 
@@ -175,7 +175,7 @@ static void drop_fresh(service **fresh, size_t n)
 {
   size_t i;
   for (i = 0; i < n; i++) {
-    fprintf(stderr, "capinit: warning: service %s: out of memory: not loaded\n", fresh[i]->spec->name);
+    console_say("capinit: warning: service %s: out of memory: not loaded\n", fresh[i]->spec->name);
     svc_free(fresh[i]->spec);
     free(fresh[i]);
   }
@@ -197,8 +197,8 @@ int supervisor_load(int initial)
   snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
   if (access(path, F_OK) == 0 && capinit_conf_load(&ctx, &conf, path) < 0) {
     print_diags(&diags);
-    if (initial) fprintf(stderr, "capinit: warning: %s has errors: using the defaults\n", path);
-    else fprintf(stderr, "capinit: warning: %s has errors: keeping the current settings\n", path);
+    if (initial) console_say("capinit: warning: %s has errors: using the defaults\n", path);
+    else console_say("capinit: warning: %s has errors: keeping the current settings\n", path);
     capinit_conf_free(&conf);
     if (initial) capinit_conf_defaults(&sv.conf);
   } else {
@@ -207,11 +207,11 @@ int supervisor_load(int initial)
   }
   diag_free(&diags);
   if (mkdir_p(sv.conf.log_directory, 0755) < 0)
-    fprintf(stderr, "capinit: warning: unable to create %s: %s (log lines will be dropped and counted)\n",
+    console_say("capinit: warning: unable to create %s: %s (log lines will be dropped and counted)\n",
             sv.conf.log_directory, strerror(errno));
 
   if (svc_set_load_dir(&ctx, &set, sv.confdir) < 0) {
-    fprintf(stderr, "capinit: %s: unable to read %s/services: %s\n",
+    console_say("capinit: %s: unable to read %s/services: %s\n",
             initial ? "fatal" : "warning", sv.confdir, strerror(errno));
     diag_free(&diags);
     return -1;
@@ -236,7 +236,7 @@ int supervisor_load(int initial)
     s = service_by_name(spec->name);
     char const *why = spec->refused ? 0 : cannot_run(spec);
     if (why && s) {
-      fprintf(stderr, "capinit: service %s: refused: %s\n", spec->name, why);
+      console_say("capinit: service %s: refused: %s\n", spec->name, why);
       spec->refused = 1;
     }
     if (s) {
@@ -269,7 +269,7 @@ int supervisor_load(int initial)
     }
     s = fresh ? service_new(spec) : 0;
     if (!s) {
-      fprintf(stderr, "capinit: warning: service %s: out of memory: not loaded\n", spec->name);
+      console_say("capinit: warning: service %s: out of memory: not loaded\n", spec->name);
       svc_free(spec);
       continue;
     }
@@ -319,7 +319,7 @@ void supervisor_shutdown(int action, char const *why)
 {
   size_t i;
   if (!sv.shutting_down)
-    fprintf(stderr, "capinit: %s: stopping every service\n", why);
+    console_say("capinit: %s: stopping every service\n", why);
   sv.shutting_down = 1;
   if (sv.machine) sv.action = action;
   for (i = 0; i < sv.n; i++) sv.v[i]->wanted_up = 0;
@@ -339,7 +339,7 @@ static int handle_signals(void)
       case SIGPWR: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGPWR (power off)" : "SIGPWR"); break;
       case SIGUSR1: supervisor_shutdown(RB_HALT_SYSTEM, sv.machine ? "SIGUSR1 (halt)" : "SIGUSR1"); break;
       case SIGHUP:
-        fprintf(stderr, "capinit: SIGHUP: reloading %s\n", sv.confdir);
+        console_say("capinit: SIGHUP: reloading %s\n", sv.confdir);
         supervisor_load(0);
         break;
       default: break;  /* trapped so that it does nothing (signals_trap) */
@@ -371,10 +371,10 @@ static void report_ready(void)
   sv.ready_reported = 1;
   sv.ready_ms = now_ms();
   if (failed)
-    fprintf(stderr, "capinit: all %zu services settled %llu ms after capinit started: %zu ready, %zu failed\n",
+    console_say("capinit: all %zu services settled %llu ms after capinit started: %zu ready, %zu failed\n",
             n, (unsigned long long)(now_ms() - sv.started_ms), n - failed, failed);
   else
-    fprintf(stderr, "capinit: all %zu services ready %llu ms after capinit started\n", n,
+    console_say("capinit: all %zu services ready %llu ms after capinit started\n", n,
             (unsigned long long)(now_ms() - sv.started_ms));
 }
 
@@ -438,117 +438,155 @@ static uint64_t non_default_signals(void)
   return m;
 }
 
-enum { FD_SELF, FD_LOG, FD_READY, FD_NOTIFY, FD_CONTROL, FD_INITCTL };
+enum { FD_SELF, FD_CONSOLE, FD_LOG, FD_READY, FD_NOTIFY, FD_CONTROL, FD_INITCTL };
+
+/* What one poll() waits for: pollfds, and for each its kind and service,
+ * in one block that holds what is open now (an idle capinit polls few). */
+typedef struct pollset_s {
+  void *block;
+  struct pollfd *p;
+  service **who;
+  unsigned char *kind;
+  size_t cap, n, first_control;
+} pollset;
+
+static void pollset_add(pollset *ps, int fd, short events, int kind, service *s)
+{
+  ps->p[ps->n].fd = fd;
+  ps->p[ps->n].events = events;
+  ps->kind[ps->n] = (unsigned char)kind;
+  ps->who[ps->n++] = s;
+}
+
+/* Fill ps for this turn (and the earliest deadline of a service or a
+ * client).  -1: out of memory for the arrays. */
+static int pollset_build(pollset *ps, int self, uint64_t *deadline)
+{
+  size_t want = 3 + CONTROL_FDS_MAX, i;
+  for (i = 0; i < sv.n; i++)
+    want += (sv.v[i]->log.pipe >= 0) + (sv.v[i]->ready_pipe >= 0) + (sv.v[i]->notify_sock >= 0);
+  if (want > ps->cap || want < ps->cap / 4) {
+    size_t c = want + want / 4;
+    void *nb = realloc(ps->block, c * (sizeof *ps->p + sizeof *ps->who + 1));
+    if (!nb && want > ps->cap) return -1;
+    if (nb) {
+      ps->block = nb;
+      ps->cap = c;
+      ps->p = nb;
+      ps->who = (service **)(ps->p + c);
+      ps->kind = (unsigned char *)(ps->who + c);
+    }
+  }
+  ps->n = 0;
+  pollset_add(ps, self, POLLIN, FD_SELF, 0);
+  if (console_fd() >= 0) pollset_add(ps, console_fd(), POLLOUT, FD_CONSOLE, 0);
+  if (sv.initctl >= 0) pollset_add(ps, sv.initctl, POLLIN, FD_INITCTL, 0);
+  for (i = 0; i < sv.n; i++) {
+    service *s = sv.v[i];
+    if (s->log.pipe >= 0) pollset_add(ps, s->log.pipe, POLLIN, FD_LOG, s);
+    if (s->ready_pipe >= 0) pollset_add(ps, s->ready_pipe, POLLIN, FD_READY, s);
+    if (s->notify_sock >= 0) pollset_add(ps, s->notify_sock, POLLIN, FD_NOTIFY, s);
+    if (s->deadline && (!*deadline || s->deadline < *deadline)) *deadline = s->deadline;
+  }
+  ps->first_control = ps->n;
+  ps->n += control_fds(ps->p + ps->n, ps->cap - ps->n, deadline);
+  for (i = ps->first_control; i < ps->n; i++) {
+    ps->kind[i] = FD_CONTROL;
+    ps->who[i] = 0;
+  }
+  return 0;
+}
+
+/* What poll() found, but the control socket's (control_handle).  A
+ * service's descriptor is checked again: an earlier one of this turn may
+ * have closed it. */
+static void pollset_dispatch(pollset const *ps)
+{
+  for (size_t i = 0; i < ps->first_control; i++) {
+    service *s = ps->who[i];
+    int fd = ps->p[i].fd;
+    if (!ps->p[i].revents) continue;
+    switch (ps->kind[i]) {
+      case FD_SELF: handle_signals(); break;
+      case FD_CONSOLE: console_flush(); break;
+      case FD_INITCTL: initctl_read(fd); break;
+      case FD_LOG: if (s->log.pipe == fd) log_read(s); break;
+      case FD_READY: if (s->ready_pipe == fd) ready_read(s); break;
+      case FD_NOTIFY: if (s->notify_sock == fd) notify_read(s); break;
+    }
+  }
+}
+
+/* Once the configuration is loaded: the control socket, /run/initctl. */
+static int supervisor_open(void)
+{
+  uint64_t t = now_ms();
+  if (supervisor_load(1) < 0) return -1;
+  if (control_listen() < 0) return -1;
+  /* Debian's poweroff, reboot, halt fall back on sysvinit's FIFO */
+  sv.initctl = sv.machine ? initctl_open() : -1;
+  boot_phase_done("services", t);
+  return 0;
+}
+
+/* Services' deadlines, their starts and stops, the readiness report, the
+ * services a reload removed once they are down. */
+static void supervisor_turn(void)
+{
+  uint64_t now = now_ms();
+  size_t i;
+  for (i = 0; i < sv.n; i++)
+    if (sv.v[i]->deadline && sv.v[i]->deadline <= now) service_event(sv.v[i], EV_TIMEOUT, 0);
+  service_settle_all();
+  if (!sv.ready_reported && !sv.shutting_down) report_ready();
+  for (i = sv.n; i-- > 0;)
+    if (sv.v[i]->removed && service_is_settled_down(sv.v[i])) service_forget(i);
+}
 
 int supervisor_run(void)
 {
-  void *block = 0;
-  struct pollfd *p = 0;
-  unsigned char *kind = 0;
-  service **who = 0;
-  size_t cap = 0;
-  int self;
+  pollset ps = { 0, 0, 0, 0, 0, 0, 0 };
+  int self = selfpipe_init();
 
-  self = selfpipe_init();
   if (self < 0) {
-    fprintf(stderr, "capinit: fatal: unable to create the selfpipe: %s\n", strerror(errno));
+    console_say("capinit: fatal: unable to create the selfpipe: %s\n", strerror(errno));
     return 111;
   }
   if (signals_trap() < 0) {
-    fprintf(stderr, "capinit: fatal: unable to trap signals: %s\n", strerror(errno));
+    console_say("capinit: fatal: unable to trap signals: %s\n", strerror(errno));
     return 111;
   }
   priv_signals_to_reset = non_default_signals();
-
   /* the configuration first: it names the socket's control-group */
-  {
-    uint64_t t = now_ms();
-    if (supervisor_load(1) < 0) return 111;
-    if (control_listen() < 0) return 111;
-    /* Debian's poweroff, reboot, halt fall back on sysvinit's FIFO */
-    sv.initctl = sv.machine ? initctl_open() : -1;
-    boot_phase_done("services", t);
-  }
-
+  if (supervisor_open() < 0) return 111;
   service_settle_all();
 
-  for (;;) {
-    size_t n = 0, i, want = 2 + CONTROL_FDS_MAX, first_control;
+  while (!(sv.shutting_down && all_down())) {
     uint64_t deadline = 0, now;
     int timeout, r;
-
-    if (sv.shutting_down && all_down()) break;
-    clearerr(stderr);  /* a full console drops capinit's messages: go on */
-    /* the arrays hold what is open now: an idle capinit polls few */
-    for (i = 0; i < sv.n; i++)
-      want += (sv.v[i]->log.pipe >= 0) + (sv.v[i]->ready_pipe >= 0) + (sv.v[i]->notify_sock >= 0);
-    if (want > cap || want < cap / 4) {
-      /* one block: pollfds, then who, then kind */
-      size_t c = want + want / 4;
-      void *nb = realloc(block, c * (sizeof *p + sizeof *who + 1));
-      if (!nb && want > cap) {
-        fprintf(stderr, "capinit: fatal: out of memory\n");
-        return 111;
-      }
-      if (nb) {
-        block = nb;
-        cap = c;
-        p = block;
-        who = (service **)(p + cap);
-        kind = (unsigned char *)(who + cap);
-      }
+    if (pollset_build(&ps, self, &deadline) < 0) {
+      console_say("capinit: fatal: out of memory\n");
+      return 111;
     }
-    p[n].fd = self; p[n].events = POLLIN; kind[n] = FD_SELF; who[n++] = 0;
-    if (sv.initctl >= 0) { p[n].fd = sv.initctl; p[n].events = POLLIN; kind[n] = FD_INITCTL; who[n++] = 0; }
-    for (i = 0; i < sv.n; i++) {
-      service *s = sv.v[i];
-      if (s->log.pipe >= 0) { p[n].fd = s->log.pipe; p[n].events = POLLIN; kind[n] = FD_LOG; who[n++] = s; }
-      if (s->ready_pipe >= 0) { p[n].fd = s->ready_pipe; p[n].events = POLLIN; kind[n] = FD_READY; who[n++] = s; }
-      if (s->notify_sock >= 0) { p[n].fd = s->notify_sock; p[n].events = POLLIN; kind[n] = FD_NOTIFY; who[n++] = s; }
-      if (s->deadline && (!deadline || s->deadline < deadline)) deadline = s->deadline;
-    }
-    first_control = n;
-    n += control_fds(p + n, cap - n, &deadline);
-    for (i = first_control; i < n; i++) { kind[i] = FD_CONTROL; who[i] = 0; }
-
     now = now_ms();
     timeout = !deadline ? -1 : deadline <= now ? 0 : deadline - now > 86400000u ? 86400000 : (int)(deadline - now);
-    r = poll(p, n, timeout);
+    r = poll(ps.p, ps.n, timeout);
     if (r < 0 && errno != EINTR) {
-      fprintf(stderr, "capinit: warning: poll: %s\n", strerror(errno));
+      console_say("capinit: warning: poll: %s\n", strerror(errno));
       continue;
     }
-
-    if (r > 0) {
-      for (i = 0; i < first_control; i++) {
-        if (!p[i].revents) continue;
-        switch (kind[i]) {
-          case FD_SELF: handle_signals(); break;
-          case FD_INITCTL: initctl_read(p[i].fd); break;
-          case FD_LOG: if (who[i]->log.pipe == p[i].fd) log_read(who[i]); break;
-          case FD_READY: if (who[i]->ready_pipe == p[i].fd) ready_read(who[i]); break;
-          case FD_NOTIFY: if (who[i]->notify_sock == p[i].fd) notify_read(who[i]); break;
-        }
-      }
-    }
+    if (r > 0) pollset_dispatch(&ps);
     /* also on a timeout (no revents): a client's deadline is one of the
      * timers, and one left unhandled would make every poll return at once */
-    if (r >= 0) control_handle(p + first_control, n - first_control);
-
-    now = now_ms();
-    for (i = 0; i < sv.n; i++)
-      if (sv.v[i]->deadline && sv.v[i]->deadline <= now) service_event(sv.v[i], EV_TIMEOUT, 0);
-    service_settle_all();
-    if (!sv.ready_reported && !sv.shutting_down) report_ready();
-    for (i = sv.n; i-- > 0;)
-      if (sv.v[i]->removed && service_is_settled_down(sv.v[i])) service_forget(i);
+    if (r >= 0) control_handle(ps.p + ps.first_control, ps.n - ps.first_control);
+    supervisor_turn();
   }
   control_close();
   for (size_t i = 0; i < sv.n; i++) {
     log_close(sv.v[i]);   /* the last lines, even without a newline */
     notify_close(sv.v[i]);
   }
-  free(block);
-  fprintf(stderr, "capinit: every service is down\n");
+  free(ps.block);
+  console_say("capinit: every service is down\n");
   return 0;
 }

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "../conf/svc.h"
+#include "console.h"
 
 enum state {
   ST_DOWN,        /* not running */
@@ -102,7 +103,6 @@ typedef struct supervisor_s {
   int shutting_down;
   int control;             /* listening socket, -1 */
   int initctl;             /* /run/initctl (machine), -1 */
-  int console;             /* console fd for log = console */
   struct rlimit nofile;    /* what capinit started with: services get it */
   int machine;             /* PID 1 of a machine: signals mean reboot... */
   int action;              /* after the shutdown: RB_AUTOBOOT, RB_POWER_OFF,
