@@ -14,72 +14,67 @@
 
 #define CONF(obj) ((capinit_conf *)(obj))
 
-static int c_log_directory(conf_where *w, void *o, char const *k, char const *v)
+static int c_log_directory(conf_where *w, void *o, char const *v)
 {
   char const *err;
-  (void)k;
   if (value_abspath(v, &err) < 0) return conf_error(w, "log-directory: expected an absolute path, not '%s'", v);
   free(CONF(o)->log_directory);
   CONF(o)->log_directory = xstrdup(v);
   return 0;
 }
 
-static int c_log_max_size(conf_where *w, void *o, char const *k, char const *v)
+static int c_log_max_size(conf_where *w, void *o, char const *v)
 {
   char const *err;
   uint64_t x;
-  (void)k;
   if (value_size(v, 1, &x, &err) < 0) return conf_error(w, "log-max-size: %s, not '%s'", err, v);
   if (x < 4096) return conf_error(w, "log-max-size: at least 4K, not '%s'", v);
   CONF(o)->log_max_size = x;
   return 0;
 }
 
-static int c_log_keep(conf_where *w, void *o, char const *k, char const *v)
+static int c_log_keep(conf_where *w, void *o, char const *v)
 {
   char const *err;
   uint64_t x;
-  (void)k;
   if (value_size(v, 0, &x, &err) < 0 || x > 1000)
     return conf_error(w, "log-keep: expected a number of old logs from 0 to 1000, not '%s'", v);
   CONF(o)->log_keep = (unsigned)x;
   return 0;
 }
 
-static int c_group(conf_where *w, char **to, char const *k, char const *v)
+static int c_group(conf_where *w, char **to, char const *v)
 {
-  if (!*v || strpbrk(v, " \t:,")) return conf_error(w, "%s: expected a group name or gid, not '%s'", k, v);
+  if (!*v || strpbrk(v, " \t:,")) return conf_error(w, "%s: expected a group name or gid, not '%s'", w->key, v);
   free(*to);
   *to = xstrdup(v);
   return 0;
 }
 
-static int c_control_group(conf_where *w, void *o, char const *k, char const *v)
+static int c_control_group(conf_where *w, void *o, char const *v)
 {
-  return c_group(w, &CONF(o)->control_group, k, v);
+  return c_group(w, &CONF(o)->control_group, v);
 }
 
-static int c_power_group(conf_where *w, void *o, char const *k, char const *v)
+static int c_power_group(conf_where *w, void *o, char const *v)
 {
-  return c_group(w, &CONF(o)->power_group, k, v);
+  return c_group(w, &CONF(o)->power_group, v);
 }
 
-static int c_emergency_shell(conf_where *w, void *o, char const *k, char const *v)
+static int c_emergency_shell(conf_where *w, void *o, char const *v)
 {
   char const *err;
   char **argv = value_argv(v, &err);
-  (void)k;
   if (!argv) return conf_error(w, "emergency-shell: %s", err);
   free(CONF(o)->emergency_shell);
   CONF(o)->emergency_shell = argv;
   return 0;
 }
 
-static int c_unmount_timeout(conf_where *w, void *o, char const *k, char const *v)
+static int c_unmount_timeout(conf_where *w, void *o, char const *v)
 {
   char const *err;
   uint32_t ms;
-  (void)k;
   if (value_duration(v, &ms, &err) < 0) return conf_error(w, "unmount-timeout: %s, not '%s'", err, v);
   if (ms < 100) return conf_error(w, "unmount-timeout: at least 100ms, not '%s'", v);
   CONF(o)->unmount_timeout_ms = ms;

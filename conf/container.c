@@ -74,27 +74,23 @@ static int bool_key(conf_where *w, unsigned char *slot, char const *v)
   return 0;
 }
 
-int ct_key_read_only(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_read_only(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return bool_key(w, &ct_of(o)->read_only, v);
 }
 
-int ct_key_private_tmp(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_private_tmp(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return bool_key(w, &ct_of(o)->private_tmp, v);
 }
 
-int ct_key_private_pids(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_private_pids(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return bool_key(w, &ct_of(o)->private_pids, v);
 }
 
-int ct_key_private_ipc(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_private_ipc(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return bool_key(w, &ct_of(o)->private_ipc, v);
 }
 
@@ -119,10 +115,9 @@ static int one_rw(char const *item, void *arg)
   return 0;
 }
 
-int ct_key_read_write(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_read_write(conf_where *w, void *o, char const *v)
 {
   list_acc a = { w, ct_of(o), 0 };
-  (void)k;
   return value_list(v, one_rw, &a) ? -1 : 0;
 }
 
@@ -166,17 +161,16 @@ bad:
   return -1;
 }
 
-int ct_key_bind(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_bind(conf_where *w, void *o, char const *v)
 {
-  list_acc a = { w, ct_of(o), !strcmp(k, "bind-ro") };
+  list_acc a = { w, ct_of(o), !strcmp(w->key, "bind-ro") };
   return value_list(v, one_bind, &a) ? -1 : 0;
 }
 
-int ct_key_root_directory(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_root_directory(conf_where *w, void *o, char const *v)
 {
   svc_container *ct = ct_of(o);
   char const *why = path_problem(v);
-  (void)k;
   if (why) return conf_error(w, "root-directory: %s, not '%s'", why, v);
   if (!strcmp(v, "/")) return conf_error(w, "root-directory: '/' is the tree the service has anyway: leave the key out");
   free(ct->root);
@@ -199,10 +193,9 @@ static int plain_name(char const *v, size_t max, int underscore)
   return 1;
 }
 
-int ct_key_network(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_network(conf_where *w, void *o, char const *v)
 {
   svc_container *ct = ct_of(o);
-  (void)k;
   free(ct->netns);
   ct->netns = 0;
   if (!strcmp(v, "host")) ct->network = NET_HOST;
@@ -220,10 +213,9 @@ int ct_key_network(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
-int ct_key_hostname(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_hostname(conf_where *w, void *o, char const *v)
 {
   svc_container *ct = ct_of(o);
-  (void)k;
   if (!plain_name(v, 64, 0) || v[0] == '-' || v[0] == '.' || v[strlen(v) - 1] == '-' || v[strlen(v) - 1] == '.')
     return conf_error(w, "hostname: invalid host name '%s' (letters, digits, '-' and '.'; at most 64)", v);
   free(ct->hostname);
@@ -308,10 +300,9 @@ static int one_listen(char const *item, void *arg)
   return 0;
 }
 
-int ct_key_listen(conf_where *w, void *o, char const *k, char const *v)
+int ct_key_listen(conf_where *w, void *o, char const *v)
 {
   list_acc a = { w, ct_of(o), 0 };
-  (void)k;
   return value_list(v, one_listen, &a) ? -1 : 0;
 }
 

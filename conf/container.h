@@ -79,16 +79,16 @@ int container_view(svc_container const *ct);
 int container_has_mounts(svc_container const *ct);
 
 /* The keys (conf/svc_keys.c's table calls these). */
-int ct_key_read_only(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_read_write(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_bind(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_root_directory(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_private_tmp(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_private_pids(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_network(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_hostname(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_private_ipc(conf_where *w, void *svc, char const *k, char const *v);
-int ct_key_listen(conf_where *w, void *svc, char const *k, char const *v);
+int ct_key_read_only(conf_where *w, void *svc, char const *v);
+int ct_key_read_write(conf_where *w, void *svc, char const *v);
+int ct_key_bind(conf_where *w, void *svc, char const *v);
+int ct_key_root_directory(conf_where *w, void *svc, char const *v);
+int ct_key_private_tmp(conf_where *w, void *svc, char const *v);
+int ct_key_private_pids(conf_where *w, void *svc, char const *v);
+int ct_key_network(conf_where *w, void *svc, char const *v);
+int ct_key_hostname(conf_where *w, void *svc, char const *v);
+int ct_key_private_ipc(conf_where *w, void *svc, char const *v);
+int ct_key_listen(conf_where *w, void *svc, char const *v);
 
 struct svc_s;
 struct conf_ctx_s;

@@ -73,32 +73,37 @@ static int ids_allowed(uint32_t r, uint32_t e, uint32_t sv, uint32_t want)
 }
 
 /* The engine, stage by stage (supervise/privilege.c), on a model of the
- * process.  Returns 0, or -1 after refuse(). */
-static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction *p)
-{
-  uint64_t mask = all_caps(k->last_cap), drop;
-  int legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT));
-  char name[64];
-  size_t i;
-  unsigned c;
-  int kept = 0;
+ * process: a function for each group of stages, each 0, or -1 after
+ * refuse(). */
 
-  /* the container: namespaces and mounts need cap_sys_admin */
+/* namespaces and mounts need cap_sys_admin */
+static int model_container(svc const *s, cred_state const *x, prediction *p)
+{
   if (s->ct && (container_unshare_flags(s->ct) || s->ct->private_pids || s->ct->network == NET_NAMED) &&
       !HAS(x->eff, CAP_SYS_ADMIN)) {
     refuse(p, STAGE_NAMESPACES, "the container's namespaces need cap_sys_admin, which the launcher lacks");
     return -1;
   }
-  /* keepcaps, set only across the uid switch */
-  if (x->euid == 0 && s->uid != 0 && !(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
-    if (x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) {
-      refuse(p, STAGE_KEEPCAPS, "keep-caps is locked in the launcher");
-      return -1;
-    }
-    x->securebits |= 1u << SECURE_KEEP_CAPS;
-    kept = 1;
+  return 0;
+}
+
+/* keepcaps, set only across the uid switch: *kept says it was */
+static int model_keepcaps(svc const *s, cred_state *x, prediction *p, int *kept)
+{
+  *kept = 0;
+  if (x->euid != 0 || s->uid == 0 || (x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) return 0;
+  if (x->securebits & (1u << SECURE_KEEP_CAPS_LOCKED)) {
+    refuse(p, STAGE_KEEPCAPS, "keep-caps is locked in the launcher");
+    return -1;
   }
-  /* groups, gid, uid */
+  x->securebits |= 1u << SECURE_KEEP_CAPS;
+  *kept = 1;
+  return 0;
+}
+
+static int model_groups_gid(svc const *s, cred_state *x, prediction *p)
+{
+  size_t i;
   if (!HAS(x->eff, CAP_SETGID) && !same_group_list(x, s)) {
     refuse(p, STAGE_GROUPS, "setting supplementary groups needs cap_setgid, which the launcher lacks");
     return -1;
@@ -114,35 +119,42 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
     return -1;
   }
   x->rgid = x->egid = x->sgid = s->gid;
+  return 0;
+}
+
+/* the uid, and what the kernel does to the capabilities then (F7) */
+static int model_uid(svc const *s, cred_state *x, prediction *p, int kept)
+{
+  int old_root = x->ruid == 0 || x->euid == 0 || x->suid == 0, old_euid0 = x->euid == 0;
   if (!HAS(x->eff, CAP_SETUID) && !ids_allowed(x->ruid, x->euid, x->suid, s->uid)) {
     refuse(p, STAGE_UID, "setting uid %u needs cap_setuid, which the launcher lacks", (unsigned)s->uid);
     return -1;
   }
-  {
-    int old_root = x->ruid == 0 || x->euid == 0 || x->suid == 0;
-    int old_euid0 = x->euid == 0;
-    x->ruid = x->euid = x->suid = s->uid;
-    if (!(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
-      /* capabilities(7), "Effect of user ID changes on capabilities" (F7) */
-      if (old_root && s->uid != 0) {
-        if (!(x->securebits & (1u << SECURE_KEEP_CAPS))) x->prm = x->eff = 0;
-        x->amb = 0;
-      }
-      if (old_euid0 && s->uid != 0) x->eff = 0;
-      if (!old_euid0 && s->uid == 0) x->eff = x->prm;
+  x->ruid = x->euid = x->suid = s->uid;
+  if (!(x->securebits & (1u << SECURE_NO_SETUID_FIXUP))) {
+    /* capabilities(7), "Effect of user ID changes on capabilities" */
+    if (old_root && s->uid != 0) {
+      if (!(x->securebits & (1u << SECURE_KEEP_CAPS))) x->prm = x->eff = 0;
+      x->amb = 0;
     }
-    if (kept) x->securebits &= ~(1u << SECURE_KEEP_CAPS);
+    if (old_euid0 && s->uid != 0) x->eff = 0;
+    if (!old_euid0 && s->uid == 0) x->eff = x->prm;
   }
-  /* effective := permitted */
-  x->eff = x->prm;
-  /* bounding */
-  drop = x->bnd & ~s->bounding & mask;
+  if (kept) x->securebits &= ~(1u << SECURE_KEEP_CAPS);
+  x->eff = x->prm;  /* effective := permitted */
+  return 0;
+}
+
+/* the bounding set, then the inheritable set (capset's rules) */
+static int model_bounding_inheritable(svc const *s, cred_state *x, uint64_t mask, prediction *p)
+{
+  uint64_t drop = x->bnd & ~s->bounding & mask;
+  char name[64];
   if (drop && !HAS(x->eff, CAP_SETPCAP)) {
     refuse(p, STAGE_BOUNDING, "dropping from the bounding set needs cap_setpcap, which the launcher lacks");
     return -1;
   }
   x->bnd &= ~drop;
-  /* inheritable (capset's rules) */
   if (!HAS(x->eff, CAP_SETPCAP) && (s->caps & ~(x->inh | x->prm))) {
     refuse(p, STAGE_INHERITABLE, "%s: not in the launcher's permitted set",
            caps_format(s->caps & ~(x->inh | x->prm), name, sizeof name));
@@ -155,9 +167,14 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
   }
   x->inh = s->caps;
   x->amb &= x->prm & x->inh;
-  /* ambient */
+  return 0;
+}
+
+static int model_ambient(svc const *s, cred_state *x, prediction *p)
+{
+  char name[64];
   x->amb = 0;
-  for (c = 0; c < 64; c++) {
+  for (unsigned c = 0; c < 64; c++) {
     if (!HAS(s->caps, c)) continue;
     if (!HAS(x->prm, c) || (x->securebits & (1u << SECURE_NO_CAP_AMBIENT_RAISE))) {
       refuse(p, STAGE_AMBIENT, "raising ambient %s: %s", cap_name(c, name, sizeof name),
@@ -166,17 +183,25 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
     }
     x->amb |= BIT(c);
   }
-  /* securebits */
-  if (x->securebits != s->securebits) {
-    unsigned old = x->securebits, locks = old & 0xaau;
-    if (!HAS(x->eff, CAP_SETPCAP) || ((locks >> 1) & (old ^ s->securebits)) || (locks & ~s->securebits)) {
-      refuse(p, STAGE_SECUREBITS, "changing securebits from 0x%x to 0x%x: %s", old, s->securebits,
-             HAS(x->eff, CAP_SETPCAP) ? "locked bits cannot change" : "needs cap_setpcap");
-      return -1;
-    }
-    x->securebits = s->securebits;
+  return 0;
+}
+
+static int model_securebits(svc const *s, cred_state *x, prediction *p)
+{
+  unsigned old = x->securebits, locks = old & 0xaau;
+  if (old == s->securebits) return 0;
+  if (!HAS(x->eff, CAP_SETPCAP) || ((locks >> 1) & (old ^ s->securebits)) || (locks & ~s->securebits)) {
+    refuse(p, STAGE_SECUREBITS, "changing securebits from 0x%x to 0x%x: %s", old, s->securebits,
+           HAS(x->eff, CAP_SETPCAP) ? "locked bits cannot change" : "needs cap_setpcap");
+    return -1;
   }
-  /* caps */
+  x->securebits = s->securebits;
+  return 0;
+}
+
+/* the final sets (not for legacy root, which keeps root's), no_new_privs */
+static int model_caps(svc const *s, cred_state *x, prediction *p, int legacy_root)
+{
   if (!legacy_root) {
     if (s->caps & ~x->prm) {
       refuse(p, STAGE_CAPS, "capabilities outside the permitted set");
@@ -186,6 +211,16 @@ static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction
     x->amb &= x->prm & x->inh;
   }
   if (s->no_new_privs) x->nnp = 1;
+  return 0;
+}
+
+static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction *p)
+{
+  int legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT)), kept;
+  if (model_container(s, x, p) < 0 || model_keepcaps(s, x, p, &kept) < 0 || model_groups_gid(s, x, p) < 0 ||
+      model_uid(s, x, p, kept) < 0 || model_bounding_inheritable(s, x, all_caps(k->last_cap), p) < 0 ||
+      model_ambient(s, x, p) < 0 || model_securebits(s, x, p) < 0 || model_caps(s, x, p, legacy_root) < 0)
+    return -1;
   return 0;
 }
 

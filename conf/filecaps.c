@@ -39,12 +39,42 @@ static int has_dotdot(char const *path)
   return strstr(path, "/../") || (n >= 3 && !strcmp(path + n - 3, "/.."));
 }
 
+/* The capability text of path's line, as setcap takes it: one entry in
+ * out, or -1 after diag_add (the path refused). */
+static int add_entry(diag_list *diags, char const *file, unsigned line, char const *path, char const *text,
+                     filecaps *out)
+{
+  uint64_t prm, inh, eff;
+  filecap *f;
+  cap_t c = cap_from_text(text);
+  if (!c) {
+    diag_add(diags, DIAG_ERROR, file, line, "invalid capability text '%s' (as setcap: cap_net_raw+ep)", text);
+    refuse(out, path);
+    return -1;
+  }
+  prm = flag_mask(c, CAP_PERMITTED);
+  inh = flag_mask(c, CAP_INHERITABLE);
+  eff = flag_mask(c, CAP_EFFECTIVE);
+  cap_free(c);
+  if (eff && eff != (prm | inh)) {
+    diag_add(diags, DIAG_ERROR, file, line,
+             "'%s': the effective flag is one bit for a file: it must cover all its capabilities or none", text);
+    refuse(out, path);
+    return -1;
+  }
+  out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+  f = &out->v[out->n++];
+  f->path = xstrdup(path);
+  f->line = line;
+  f->prm = prm;
+  f->inh = inh;
+  f->eff = eff != 0;
+  return 0;
+}
+
 static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, filecaps *out)
 {
   char *path, *text, *end;
-  cap_t c;
-  uint64_t eff;
-  filecap *f;
 
   while (isblank_(*s)) s++;
   if (!*s || *s == '#') return 0;
@@ -73,40 +103,13 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
     refuse(out, path);
     return -1;
   }
-  c = cap_from_text(text);
-  if (!c) {
-    diag_add(diags, DIAG_ERROR, file, line, "invalid capability text '%s' (as setcap: cap_net_raw+ep)", text);
-    refuse(out, path);
-    return -1;
-  }
-  f = 0;
-  {
-    uint64_t prm = flag_mask(c, CAP_PERMITTED), inh = flag_mask(c, CAP_INHERITABLE);
-    eff = flag_mask(c, CAP_EFFECTIVE);
-    cap_free(c);
-    if (eff && eff != (prm | inh)) {
-      diag_add(diags, DIAG_ERROR, file, line,
-               "'%s': the effective flag is one bit for a file: it must cover all its capabilities or none", text);
-      refuse(out, path);
+  if (add_entry(diags, file, line, path, text, out) < 0) return -1;
+  for (size_t i = 0; i + 1 < out->n; i++) {
+    if (!strcmp(out->v[i].path, path)) {
+      diag_add(diags, DIAG_ERROR, file, line, "'%s' is already listed on line %u", path, out->v[i].line);
+      free(out->v[--out->n].path);
       return -1;
     }
-    out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
-    f = &out->v[out->n++];
-    f->path = xstrdup(path);
-    f->line = line;
-    f->prm = prm;
-    f->inh = inh;
-    f->eff = eff != 0;
-  }
-  {
-    size_t i;
-    for (i = 0; i + 1 < out->n; i++)
-      if (!strcmp(out->v[i].path, path)) {
-        diag_add(diags, DIAG_ERROR, file, line, "'%s' is already listed on line %u", path, out->v[i].line);
-        free(f->path);
-        out->n--;
-        return -1;
-      }
   }
   return 0;
 }

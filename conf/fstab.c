@@ -161,6 +161,52 @@ static size_t next_word(char const **p, char *word)
   return n;
 }
 
+/* A word of the option table: 0, or -1 (why) for one refused here. */
+static int known_option(opt const *o, char const *word, fstab_entry *e, char *why, size_t whylen)
+{
+  if (e->swap && !o->swap) {
+    snprintf(why, whylen, "'%s' is not a swap option (pri=N, discard, nofail, noauto)", word);
+    return -1;
+  }
+  switch (o->kind) {
+    case O_FLAG: case O_USER: e->flags = (e->flags | o->set) & ~o->clear; break;
+    case O_PROPAGATION: e->propagation = o->set; break;
+    case O_AUTO: e->noauto = 0; break;
+    case O_NOAUTO: e->noauto = 1; break;
+    case O_NOFAIL: e->nofail = 1; break;
+    case O_NETDEV: e->netdev = 1; break;
+    case O_REQUIRED: e->required = 1; break;
+    case O_NONE: break;
+    case O_REFUSED:
+      if (!strcmp(word, "loop"))
+        snprintf(why, whylen, "'loop': capinit sets up no loop device: name a block device");
+      else
+        snprintf(why, whylen, "'%s' is a command of mount(8), not an fstab option", word);
+      return -1;
+  }
+  return 0;
+}
+
+/* A word the table does not know: 1 if it is the file system's (mount's
+ * data), 0 if taken here, -1 (why) if refused. */
+static int other_option(char const *word, fstab_entry *e, char *why, size_t whylen)
+{
+  /* mount(8)'s own: comments and options for other programs (x-systemd...) */
+  if (has_prefix(word, "x-") || has_prefix(word, "comment=")) return 0;
+  if (has_prefix(word, "loop=") || has_prefix(word, "offset=") || has_prefix(word, "sizelimit=") ||
+      has_prefix(word, "encryption=")) {
+    snprintf(why, whylen, "'%.*s': capinit sets up no loop device: name a block device",
+             (int)(strchr(word, '=') - word), word);
+    return -1;
+  }
+  if (!e->swap) return 1;
+  if (swap_word(word, e) < 0) {
+    snprintf(why, whylen, "'%s' is not a swap option (pri=N, discard, nofail, noauto)", word);
+    return -1;
+  }
+  return 0;
+}
+
 int fstab_options(char const *options, fstab_entry *e, char *why, size_t whylen)
 {
   size_t len = strlen(options), dlen = 0;
@@ -170,46 +216,12 @@ int fstab_options(char const *options, fstab_entry *e, char *why, size_t whylen)
   data[0] = 0;
   while (*p) {
     opt const *o;
+    int k;
     if (!next_word(&p, word)) continue;  /* "defaults," and ",," name nothing */
     o = opt_find(word);
-    if (o && e->swap && !o->swap) {
-      snprintf(why, whylen, "'%s' is not a swap option (pri=N, discard, nofail, noauto)", word);
-      goto out;
-    }
-    if (o) {
-      switch (o->kind) {
-        case O_FLAG: case O_USER: e->flags = (e->flags | o->set) & ~o->clear; break;
-        case O_PROPAGATION: e->propagation = o->set; break;
-        case O_AUTO: e->noauto = 0; break;
-        case O_NOAUTO: e->noauto = 1; break;
-        case O_NOFAIL: e->nofail = 1; break;
-        case O_NETDEV: e->netdev = 1; break;
-        case O_REQUIRED: e->required = 1; break;
-        case O_NONE: break;
-        case O_REFUSED:
-          if (!strcmp(word, "loop"))
-            snprintf(why, whylen, "'loop': capinit sets up no loop device: name a block device");
-          else
-            snprintf(why, whylen, "'%s' is a command of mount(8), not an fstab option", word);
-          goto out;
-      }
-      continue;
-    }
-    /* mount(8)'s own: comments and options for other programs (x-systemd...) */
-    if (has_prefix(word, "x-") || has_prefix(word, "comment=")) continue;
-    if (has_prefix(word, "loop=") || has_prefix(word, "offset=") || has_prefix(word, "sizelimit=") ||
-        has_prefix(word, "encryption=")) {
-      snprintf(why, whylen, "'%.*s': capinit sets up no loop device: name a block device",
-               (int)(strchr(word, '=') - word), word);
-      goto out;
-    }
-    if (e->swap) {
-      if (swap_word(word, e) < 0) {
-        snprintf(why, whylen, "'%s' is not a swap option (pri=N, discard, nofail, noauto)", word);
-        goto out;
-      }
-      continue;
-    }
+    k = o ? known_option(o, word, e, why, whylen) : other_option(word, e, why, whylen);
+    if (k < 0) goto out;
+    if (!k) continue;
     if (dlen) data[dlen++] = ',';
     memcpy(data + dlen, word, strlen(word) + 1);
     dlen += strlen(word);
@@ -299,23 +311,71 @@ static int bad_line(fstab *out, int root, unsigned line)
   return -1;
 }
 
-static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, fstab *out)
+/* The fields of a line, at blanks: FIELDS_MAX + 1 of them says too many.
+ * *escapes: 1 + the first field with a \000, or 0. */
+static size_t split_fields(char *s, char **f, int *escapes)
 {
-  char *f[FIELDS_MAX + 1];
-  size_t n = 0, i, len;
-  int escapes = 0, root;
-  fstab_entry e;
-  char why[256];
-
-  while (isblank_(*s)) s++;
-  if (!*s || *s == '#') return 0;
+  size_t n = 0, i;
   while (*s && n <= FIELDS_MAX) {
     f[n++] = s;
     while (*s && !isblank_(*s)) s++;
     while (isblank_(*s)) *s++ = 0;
   }
+  *escapes = 0;
   for (i = 0; i < n; i++)
-    if (fstab_unescape(f[i]) < 0 && !escapes) escapes = (int)i + 1;
+    if (fstab_unescape(f[i]) < 0 && !*escapes) *escapes = (int)i + 1;
+  return n;
+}
+
+/* The mount point of a file system (not swap): absolute, no "..", no
+ * trailing slash ("/data/" is /data, as the kernel shows it). */
+static int mount_point(diag_list *diags, char const *file, unsigned line, char *point)
+{
+  size_t len;
+  if (point[0] != '/') {
+    diag_add(diags, DIAG_ERROR, file, line, "'%s': the mount point must be an absolute path", point);
+    return -1;
+  }
+  if (has_dotdot(point)) {
+    diag_add(diags, DIAG_ERROR, file, line, "'%s': '..' is not allowed in a mount point", point);
+    return -1;
+  }
+  for (len = strlen(point); len > 1 && point[len - 1] == '/'; ) point[--len] = 0;
+  return 0;
+}
+
+/* dump and pass are numbers; a tag names something.  -1 after diag_add. */
+static int other_fields(diag_list *diags, char const *file, unsigned line, char **f, size_t n, fstab_entry *e)
+{
+  static char const *const tags[] = { "LABEL=", "UUID=", "PARTLABEL=", "PARTUUID=" };
+  if (n > 4 && small_number(f[4], &e->freq) < 0) {
+    diag_add(diags, DIAG_ERROR, file, line, "'%s': expected a number (the dump frequency)", f[4]);
+    return -1;
+  }
+  if (n > 5 && small_number(f[5], &e->passno) < 0) {
+    diag_add(diags, DIAG_ERROR, file, line, "'%s': expected a number (the fsck pass)", f[5]);
+    return -1;
+  }
+  for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+    if (!strcmp(f[0], tags[i])) {
+      diag_add(diags, DIAG_ERROR, file, line, "'%s' names no device: a value must follow the '='", f[0]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, fstab *out)
+{
+  char *f[FIELDS_MAX + 1];
+  size_t n;
+  int escapes, root;
+  fstab_entry e;
+  char why[256];
+
+  while (isblank_(*s)) s++;
+  if (!*s || *s == '#') return 0;
+  n = split_fields(s, f, &escapes);
   root = n > 1 && !strcmp(f[1], "/") && (n < 3 || strcmp(f[2], "swap"));
   if (n > FIELDS_MAX) {
     diag_add(diags, DIAG_ERROR, file, line, "more than 6 fields (a comment must be a line of its own)");
@@ -334,34 +394,10 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
   e.line = line;
   e.swap = !strcmp(f[2], "swap");
   if (!e.swap) {
-    if (f[1][0] != '/') {
-      diag_add(diags, DIAG_ERROR, file, line, "'%s': the mount point must be an absolute path", f[1]);
-      return -1;
-    }
-    if (has_dotdot(f[1])) {
-      diag_add(diags, DIAG_ERROR, file, line, "'%s': '..' is not allowed in a mount point", f[1]);
-      return -1;
-    }
-    /* /data/ is /data, as the kernel shows it */
-    for (len = strlen(f[1]); len > 1 && f[1][len - 1] == '/'; ) f[1][--len] = 0;
+    if (mount_point(diags, file, line, f[1]) < 0) return -1;
     root = !strcmp(f[1], "/");
   }
-  if (n > 4 && small_number(f[4], &e.freq) < 0) {
-    diag_add(diags, DIAG_ERROR, file, line, "'%s': expected a number (the dump frequency)", f[4]);
-    return bad_line(out, root, line);
-  }
-  if (n > 5 && small_number(f[5], &e.passno) < 0) {
-    diag_add(diags, DIAG_ERROR, file, line, "'%s': expected a number (the fsck pass)", f[5]);
-    return bad_line(out, root, line);
-  }
-  {
-    static char const *const tags[] = { "LABEL=", "UUID=", "PARTLABEL=", "PARTUUID=" };
-    for (i = 0; i < sizeof tags / sizeof tags[0]; i++)
-      if (!strcmp(f[0], tags[i])) {
-        diag_add(diags, DIAG_ERROR, file, line, "'%s' names no device: a value must follow the '='", f[0]);
-        return bad_line(out, root, line);
-      }
-  }
+  if (other_fields(diags, file, line, f, n, &e) < 0) return bad_line(out, root, line);
   if (fstab_options(n > 3 ? f[3] : "defaults", &e, why, sizeof why) < 0) {
     diag_add(diags, DIAG_ERROR, file, line, "%s", why);
     free(e.data);

@@ -9,8 +9,42 @@
 #include <sys/resource.h>
 
 #include "names.h"
+#include "svc.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
+
+name_value const type_names[] = { { "longrun", SVC_LONGRUN }, { "oneshot", SVC_ONESHOT }, { 0, 0 } };
+name_value const mode_names[] = { { "legacy", SVC_LEGACY }, { "noroot", SVC_NOROOT }, { 0, 0 } };
+name_value const restart_names[] = {
+  { "always", RESTART_ALWAYS }, { "on-failure", RESTART_ON_FAILURE }, { "never", RESTART_NEVER }, { 0, 0 },
+};
+name_value const log_names[] = {
+  { "file", LOG_FILE }, { "console", LOG_CONSOLE }, { "kmsg", LOG_KMSG }, { "none", LOG_NONE }, { 0, 0 },
+};
+
+int vocab_value(name_value const *t, char const *s)
+{
+  for (; t->name; t++)
+    if (!strcmp(s, t->name)) return t->value;
+  return -1;
+}
+
+char const *vocab_name(name_value const *t, int v)
+{
+  for (; t->name; t++)
+    if (t->value == v) return t->name;
+  return "?";
+}
+
+char *vocab_list(name_value const *t, char *buf, size_t len)
+{
+  size_t w = 0;
+  if (!len) return buf;
+  buf[0] = 0;
+  for (size_t i = 0; t[i].name && w < len; i++)
+    w += (size_t)snprintf(buf + w, len - w, "%s%s", !i ? "" : t[i + 1].name ? ", " : " or ", t[i].name);
+  return buf;
+}
 
 name_value const securebit_names[] = {
   { "noroot", 0 },

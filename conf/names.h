@@ -1,6 +1,6 @@
 /* conf/names.h -- the vocabularies of the service file, one table each:
  * capability names (through libcap), securebit names, signal names, rlimit
- * names.  Parsers, check, explain, the man page and the tests all use these. */
+ * names, and the words of the enum-valued keys (type, mode, restart, log).  Parsers, check, explain, the man page and the tests all use these. */
 #ifndef CAPINIT_CONF_NAMES_H
 #define CAPINIT_CONF_NAMES_H
 
@@ -11,6 +11,18 @@ typedef struct name_value_s {
   char const *name;
   int value;
 } name_value;
+
+/* The words of the enum-valued keys, each table in the order of its enum
+ * (svc.h) and ended by { 0, 0 }: the parser, the messages ("expected a, b
+ * or c"), capctl's records and the tests all take them from here. */
+extern name_value const type_names[];     /* enum svc_type */
+extern name_value const mode_names[];     /* enum svc_mode */
+extern name_value const restart_names[];  /* enum svc_restart */
+extern name_value const log_names[];      /* enum svc_log */
+int vocab_value(name_value const *t, char const *s);   /* value, or -1 */
+char const *vocab_name(name_value const *t, int v);    /* "?" if none */
+/* "a, b or c" into buf; returns buf. */
+char *vocab_list(name_value const *t, char *buf, size_t len);
 
 /* Securebits: name -> bit number, in kernel order. */
 extern name_value const securebit_names[];

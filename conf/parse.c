@@ -134,7 +134,7 @@ static void parse_line(conf_where *w, char *s, conf_key const *keys, size_t nkey
     return;
   }
   if (!lines[key->id]) lines[key->id] = w->line;
-  key->set(w, obj, k, v);
+  key->set(w, obj, v);
 }
 
 /* A byte that has no business in a text file: every control character but

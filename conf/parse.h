@@ -28,7 +28,7 @@ typedef struct conf_key_s {
   unsigned flags;
   char const *values;      /* short description of the values, for help */
   /* Returns 0, or -1 after reporting with conf_error(). */
-  int (*set)(conf_where *w, void *obj, char const *key, char const *value);
+  int (*set)(conf_where *w, void *obj, char const *value);  /* w->key: the key as written */
 } conf_key;
 
 int conf_error(conf_where *w, char const *fmt, ...)

@@ -23,6 +23,15 @@ static int bad(conf_where *w, char const *what, char const *v)
   return conf_error(w, "%s: expected %s, not '%s'", w->key, what, v);
 }
 
+/* an enum-valued key: its word's value, or -1 after "expected a, b or c" */
+static int vocab(conf_where *w, name_value const *t, char const *v)
+{
+  char list[128];
+  int x = vocab_value(t, v);
+  if (x < 0) bad(w, vocab_list(t, list, sizeof list), v);
+  return x;
+}
+
 static int set_text(char **slot, char const *v)
 {
   free(*slot);
@@ -30,19 +39,17 @@ static int set_text(char **slot, char const *v)
   return 0;
 }
 
-static int k_description(conf_where *w, void *o, char const *k, char const *v)
+static int k_description(conf_where *w, void *o, char const *v)
 {
-  (void)w; (void)k;
+  (void)w;
   return set_text(&SVC(o)->description, v);
 }
 
-static int k_type(conf_where *w, void *o, char const *k, char const *v)
+static int k_type(conf_where *w, void *o, char const *v)
 {
-  (void)k;
-  if (!strcmp(v, "longrun")) SVC(o)->type = SVC_LONGRUN;
-  else if (!strcmp(v, "oneshot")) SVC(o)->type = SVC_ONESHOT;
-  else return bad(w, "longrun or oneshot", v);
-  return 0;
+  int x = vocab(w, type_names, v);
+  if (x >= 0) SVC(o)->type = (enum svc_type)x;
+  return x < 0 ? -1 : 0;
 }
 
 static int set_argv(conf_where *w, char ***slot, char const *v)
@@ -55,22 +62,19 @@ static int set_argv(conf_where *w, char ***slot, char const *v)
   return 0;
 }
 
-static int k_command(conf_where *w, void *o, char const *k, char const *v)
+static int k_command(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return set_argv(w, &SVC(o)->argv, v);
 }
 
-static int k_stop_command(conf_where *w, void *o, char const *k, char const *v)
+static int k_stop_command(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return set_argv(w, &SVC(o)->stop_argv, v);
 }
 
-static int k_directory(conf_where *w, void *o, char const *k, char const *v)
+static int k_directory(conf_where *w, void *o, char const *v)
 {
   char const *err;
-  (void)k;
   if (value_abspath(v, &err) < 0) return bad(w, "an absolute path", v);
   return set_text(&SVC(o)->directory, v);
 }
@@ -88,12 +92,11 @@ static int env_name_valid(char const *s, size_t n)
   return 1;
 }
 
-static int k_environment(conf_where *w, void *o, char const *k, char const *v)
+static int k_environment(conf_where *w, void *o, char const *v)
 {
   svc *s = o;
   char const *eq = strchr(v, '=');
   size_t n, i;
-  (void)k;
   if (!eq) return bad(w, "NAME=VALUE", v);
   n = (size_t)(eq - v);
   if (!env_name_valid(v, n))
@@ -111,11 +114,10 @@ static int k_environment(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
-static int k_umask(conf_where *w, void *o, char const *k, char const *v)
+static int k_umask(conf_where *w, void *o, char const *v)
 {
   char const *err;
   unsigned u;
-  (void)k;
   if (value_umask(v, &u, &err) < 0) return conf_error(w, "umask: %s, not '%s'", err, v);
   SVC(o)->umask = (mode_t)u;
   return 0;
@@ -128,23 +130,21 @@ static int id_syntax(char const *v)
   return *v && !strpbrk(v, " \t:,");
 }
 
-static int k_user(conf_where *w, void *o, char const *k, char const *v)
+static int k_user(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   if (!id_syntax(v)) return bad(w, "a user name or uid", v);
   return set_text(&SVC(o)->user, v);
 }
 
-static int k_group(conf_where *w, void *o, char const *k, char const *v)
+static int k_group(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   if (!id_syntax(v)) return bad(w, "a group name or gid", v);
   return set_text(&SVC(o)->group_text, v);
 }
 
-static int k_groups(conf_where *w, void *o, char const *k, char const *v)
+static int k_groups(conf_where *w, void *o, char const *v)
 {
-  (void)w; (void)k;
+  (void)w;
   return set_text(&SVC(o)->groups_text, v);
 }
 
@@ -168,10 +168,10 @@ static int rlim_value(conf_where *w, rlimit_name const *r, char const *v, rlim_t
   return 0;
 }
 
-static int k_rlimit(conf_where *w, void *o, char const *k, char const *v)
+static int k_rlimit(conf_where *w, void *o, char const *v)
 {
   svc *s = o;
-  rlimit_name const *r = rlimit_from_name(k + sizeof "rlimit-" - 1);
+  rlimit_name const *r = rlimit_from_name(w->key + sizeof "rlimit-" - 1);
   char soft[64];
   char const *colon;
   rlim_t lo, hi;
@@ -182,10 +182,10 @@ static int k_rlimit(conf_where *w, void *o, char const *k, char const *v)
     for (i = 0; i < rlimit_names_n && len < sizeof names; i++)
       len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                               rlimit_names[i].name);
-    return conf_error(w, "unknown resource limit '%s' (known: %s)", k, names);
+    return conf_error(w, "unknown resource limit '%s' (known: %s)", w->key, names);
   }
   if (SVC_RLIMIT_LINE(s, r->resource))
-    return conf_error(w, "duplicate key '%s' (first set on line %u)", k,
+    return conf_error(w, "duplicate key '%s' (first set on line %u)", w->key,
                       SVC_RLIMIT_LINE(s, r->resource));
   SVC_RLIMIT_LINE(s, r->resource) = w->line;
   colon = strchr(v, ':');
@@ -195,9 +195,9 @@ static int k_rlimit(conf_where *w, void *o, char const *k, char const *v)
     soft[colon - v] = 0;
     if (rlim_value(w, r, soft, &lo) < 0 || rlim_value(w, r, colon + 1, &hi) < 0) return -1;
     if (lo != RLIM_INFINITY && (hi == RLIM_INFINITY ? 0 : lo > hi))
-      return conf_error(w, "%s: the soft limit is above the hard limit", k);
+      return conf_error(w, "%s: the soft limit is above the hard limit", w->key);
     if (lo == RLIM_INFINITY && hi != RLIM_INFINITY)
-      return conf_error(w, "%s: the soft limit is above the hard limit", k);
+      return conf_error(w, "%s: the soft limit is above the hard limit", w->key);
   } else {
     if (rlim_value(w, r, v, &lo) < 0) return -1;
     hi = lo;  /* one value sets both, as systemd's Limit*= does */
@@ -209,13 +209,11 @@ static int k_rlimit(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
-static int k_mode(conf_where *w, void *o, char const *k, char const *v)
+static int k_mode(conf_where *w, void *o, char const *v)
 {
-  (void)k;
-  if (!strcmp(v, "legacy")) SVC(o)->mode = SVC_LEGACY;
-  else if (!strcmp(v, "noroot")) SVC(o)->mode = SVC_NOROOT;
-  else return bad(w, "legacy or noroot", v);
-  return 0;
+  int x = vocab(w, mode_names, v);
+  if (x >= 0) SVC(o)->mode = (enum svc_mode)x;
+  return x < 0 ? -1 : 0;
 }
 
 typedef struct bits_acc_s {
@@ -245,10 +243,9 @@ static int one_securebit(char const *item, void *arg)
   return 0;
 }
 
-static int k_securebits(conf_where *w, void *o, char const *k, char const *v)
+static int k_securebits(conf_where *w, void *o, char const *v)
 {
   bits_acc a = { w, 0, 0, 0, 0 };
-  (void)k;
   if (value_list(v, one_securebit, &a)) return -1;
   if (a.none && a.n > 1) return conf_error(w, "securebits: 'none' cannot be combined with names");
   SVC(o)->securebits = (unsigned)a.mask;
@@ -275,10 +272,9 @@ static int one_cap(char const *item, void *arg)
   return 0;
 }
 
-static int k_capabilities(conf_where *w, void *o, char const *k, char const *v)
+static int k_capabilities(conf_where *w, void *o, char const *v)
 {
   bits_acc a = { w, 0, 0, 0, 0 };
-  (void)k;
   if (value_list(v, one_cap, &a)) return -1;
   if (a.all)
     return conf_error(w, "capabilities: 'all' is not allowed here: name each capability the service needs");
@@ -287,10 +283,9 @@ static int k_capabilities(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
-static int k_bounding(conf_where *w, void *o, char const *k, char const *v)
+static int k_bounding(conf_where *w, void *o, char const *v)
 {
   bits_acc a = { w, 0, 0, 0, 0 };
-  (void)k;
   if (value_list(v, one_cap, &a)) return -1;
   if ((a.none || a.all) && a.n > 1)
     return conf_error(w, "bounding: '%s' cannot be combined with other names", a.all ? "all" : "none");
@@ -298,9 +293,8 @@ static int k_bounding(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
-static int k_nnp(conf_where *w, void *o, char const *k, char const *v)
+static int k_nnp(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   int b;
   if (value_bool(v, &b) < 0) return bad(w, "yes or no", v);
   SVC(o)->no_new_privs = (unsigned char)b;
@@ -330,25 +324,22 @@ static int one_name(char const *item, void *arg)
   return 0;
 }
 
-static int k_depends(conf_where *w, void *o, char const *k, char const *v)
+static int k_depends(conf_where *w, void *o, char const *v)
 {
   names_acc a = { w, o, &SVC(o)->depends, &SVC(o)->ndepends };
-  (void)k;
   return value_list(v, one_name, &a) ? -1 : 0;
 }
 
-static int k_after(conf_where *w, void *o, char const *k, char const *v)
+static int k_after(conf_where *w, void *o, char const *v)
 {
   names_acc a = { w, o, &SVC(o)->after, &SVC(o)->nafter };
-  (void)k;
   return value_list(v, one_name, &a) ? -1 : 0;
 }
 
-static int k_ready(conf_where *w, void *o, char const *k, char const *v)
+static int k_ready(conf_where *w, void *o, char const *v)
 {
   svc *s = o;
   uint32_t fd;
-  (void)k;
   if (!strcmp(v, "exec")) s->ready = READY_EXEC;
   else if (!strcmp(v, "notify")) s->ready = READY_NOTIFY;
   else if (!strncmp(v, "fd:", 3)) {
@@ -371,38 +362,31 @@ static int duration(conf_where *w, uint32_t *slot, char const *v)
   return 0;
 }
 
-static int k_ready_timeout(conf_where *w, void *o, char const *k, char const *v)
+static int k_ready_timeout(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return duration(w, &SVC(o)->ready_timeout_ms, v);
 }
 
-static int k_restart(conf_where *w, void *o, char const *k, char const *v)
+static int k_restart(conf_where *w, void *o, char const *v)
 {
-  (void)k;
-  if (!strcmp(v, "always")) SVC(o)->restart = RESTART_ALWAYS;
-  else if (!strcmp(v, "on-failure")) SVC(o)->restart = RESTART_ON_FAILURE;
-  else if (!strcmp(v, "never")) SVC(o)->restart = RESTART_NEVER;
-  else return bad(w, "always, on-failure or never", v);
-  return 0;
+  int x = vocab(w, restart_names, v);
+  if (x >= 0) SVC(o)->restart = (enum svc_restart)x;
+  return x < 0 ? -1 : 0;
 }
 
-static int k_restart_delay(conf_where *w, void *o, char const *k, char const *v)
+static int k_restart_delay(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return duration(w, &SVC(o)->restart_delay_ms, v);
 }
 
-static int k_restart_delay_max(conf_where *w, void *o, char const *k, char const *v)
+static int k_restart_delay_max(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return duration(w, &SVC(o)->restart_delay_max_ms, v);
 }
 
-static int k_stop_signal(conf_where *w, void *o, char const *k, char const *v)
+static int k_stop_signal(conf_where *w, void *o, char const *v)
 {
   int sig = signal_from_name(v);
-  (void)k;
   if (sig < 0) return bad(w, "a signal name such as TERM, INT, HUP or QUIT", v);
   if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
     return conf_error(w, "stop-signal: %s stops a process instead of ending it", v);
@@ -410,26 +394,20 @@ static int k_stop_signal(conf_where *w, void *o, char const *k, char const *v)
   return 0;
 }
 
-static int k_stop_timeout(conf_where *w, void *o, char const *k, char const *v)
+static int k_stop_timeout(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   return duration(w, &SVC(o)->stop_timeout_ms, v);
 }
 
-static int k_log(conf_where *w, void *o, char const *k, char const *v)
+static int k_log(conf_where *w, void *o, char const *v)
 {
-  (void)k;
-  if (!strcmp(v, "file")) SVC(o)->log = LOG_FILE;
-  else if (!strcmp(v, "console")) SVC(o)->log = LOG_CONSOLE;
-  else if (!strcmp(v, "kmsg")) SVC(o)->log = LOG_KMSG;
-  else if (!strcmp(v, "none")) SVC(o)->log = LOG_NONE;
-  else return bad(w, "file, console, kmsg or none", v);
-  return 0;
+  int x = vocab(w, log_names, v);
+  if (x >= 0) SVC(o)->log = (enum svc_log)x;
+  return x < 0 ? -1 : 0;
 }
 
-static int k_enabled(conf_where *w, void *o, char const *k, char const *v)
+static int k_enabled(conf_where *w, void *o, char const *v)
 {
-  (void)k;
   int b;
   if (value_bool(v, &b) < 0) return bad(w, "yes or no", v);
   SVC(o)->enabled = (unsigned char)b;

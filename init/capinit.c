@@ -79,88 +79,90 @@ static void inherited_cloexec(void)
   for (fd = 3; fd < max; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-int main(int argc, char **argv)
+/* -1: an argument capinit does not know (said); 1: --help or --version
+ * (answered); 0: go on. */
+static int arguments(int argc, char **argv, int *container)
 {
-  int i, container = 0;
-  struct rlimit rl;
-
   sv.confdir = "/etc/capinit";
   sv.rundir = "/run/capinit";
-  for (i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--container")) container = 1;
-    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { help(); return 0; }
-    else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) { puts("capinit " CAPINIT_VERSION); return 0; }
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--container")) *container = 1;
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { help(); return 1; }
+    else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) { puts("capinit " CAPINIT_VERSION); return 1; }
     else if (!strcmp(argv[i], "-c") && i + 1 < argc) sv.confdir = argv[++i];
     else if (!strcmp(argv[i], "-r") && i + 1 < argc) sv.rundir = argv[++i];
     else {
       console_say("capinit: fatal: unknown argument '%s'\ncapinit: usage: capinit [--container] [-c DIR] [-r DIR]\n", argv[i]);
-      return 100;
+      return -1;
     }
   }
-  inherited_cloexec();
-  sv.started_ms = now_ms();
-  sv.control = sv.initctl = -1;
-  /* PID 1 of a container: the kernel says so, since reboot(2) outside the
-   * initial PID namespace refuses every command but the reboot ones
-   * (EINVAL), and without CAP_SYS_BOOT refuses all (EPERM) */
-  sv.machine = getpid() == 1 && !container && reboot(RB_DISABLE_CAD) == 0;
-  if (sv.machine) {
-    /* phase 1: anything fatal here runs the emergency shell */
-    capinit_conf conf;
-    char path[4096];
-    diag_list diags = { 0, 0, 0 };
-    conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 0 };
-    uint64_t t = sv.started_ms;
-    boot_mounts();
-    boot_phase_done("mounts", t);
-    t = now_ms();
-    if (boot_console() < 0) boot_emergency("no /dev/console", 0);
-    /* RB_DISABLE_CAD is in force: Ctrl-Alt-Del sends SIGINT to PID 1 */
-    console_say("capinit %s: booting\n", CAPINIT_VERSION);
-    boot_hostname();
-    sv.last_cap = priv_last_cap();
-    boot_kernel_support();
-    capinit_conf_defaults(&conf);
-    snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
-    if (access(path, F_OK) == 0) capinit_conf_load(&ctx, &conf, path);
-    diag_free(&diags);
-    sv.emergency_shell = conf.emergency_shell;
-    boot_unmount_timeout(conf.unmount_timeout_ms);
-    snprintf(path, sizeof path, "%s/services", sv.confdir);
-    if (access(path, F_OK) < 0) {
-      char why[4200];
-      snprintf(why, sizeof why, "no configuration: %s: %s", path, strerror(errno));
-      boot_emergency(why, sv.emergency_shell);
-    }
-    boot_phase_done("console", t);
-    t = now_ms();
-    snprintf(path, sizeof path, "%s/modules", sv.confdir);
-    boot_modules(path);
-    boot_phase_done("modules", t);
-    /* after the modules (file systems, disk drivers), before the file
-     * capabilities (on a root the fstab may make writable) */
-    t = now_ms();
-    {
-      char why[8800];
-      if (boot_fstab("/etc/fstab", why, sizeof why) < 0) boot_emergency(why, sv.emergency_shell);
-    }
-    boot_phase_done("fstab", t);
-    t = now_ms();
-    snprintf(path, sizeof path, "%s/filecaps", sv.confdir);
-    boot_filecaps(path);
-    boot_phase_done("filecaps", t);
-  } else {
-    sv.last_cap = priv_last_cap();  /* PID 1 of a machine read it before its kernel report */
+  return 0;
+}
+
+/* capinit.conf's settings that PID 1 needs before the supervisor loads it
+ * (the emergency shell, the unmount timeout); then the services' directory
+ * must be there. */
+static void boot_settings(void)
+{
+  capinit_conf conf;
+  char path[4096];
+  diag_list diags = { 0, 0, 0 };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 0 };
+  capinit_conf_defaults(&conf);
+  snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
+  if (access(path, F_OK) == 0) capinit_conf_load(&ctx, &conf, path);
+  diag_free(&diags);
+  sv.emergency_shell = conf.emergency_shell;
+  boot_unmount_timeout(conf.unmount_timeout_ms);
+  snprintf(path, sizeof path, "%s/services", sv.confdir);
+  if (access(path, F_OK) < 0) {
+    char why[4200];
+    snprintf(why, sizeof why, "no configuration: %s: %s", path, strerror(errno));
+    boot_emergency(why, sv.emergency_shell);
   }
-  stderr_nonblocking();
-  if (getpid() != 1) {
-    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
-      console_say("capinit: fatal: unable to become a child subreaper: %s\n", strerror(errno));
-      return 111;
-    }
+}
+
+/* Phase 1 of PID 1 of a machine, each step a boot phase: anything fatal
+ * here runs the emergency shell. */
+static void boot_machine(void)
+{
+  char path[4096], why[8800];
+  uint64_t t = sv.started_ms;
+  boot_mounts();
+  boot_phase_done("mounts", t);
+  t = now_ms();
+  if (boot_console() < 0) boot_emergency("no /dev/console", 0);
+  /* RB_DISABLE_CAD is in force: Ctrl-Alt-Del sends SIGINT to PID 1 */
+  console_say("capinit %s: booting\n", CAPINIT_VERSION);
+  boot_hostname();
+  sv.last_cap = priv_last_cap();
+  boot_kernel_support();
+  boot_settings();
+  boot_phase_done("console", t);
+  t = now_ms();
+  snprintf(path, sizeof path, "%s/modules", sv.confdir);
+  boot_modules(path);
+  boot_phase_done("modules", t);
+  /* after the modules (file systems, disk drivers), before the file
+   * capabilities (on a root the fstab may make writable) */
+  t = now_ms();
+  if (boot_fstab("/etc/fstab", why, sizeof why) < 0) boot_emergency(why, sv.emergency_shell);
+  boot_phase_done("fstab", t);
+  t = now_ms();
+  snprintf(path, sizeof path, "%s/filecaps", sv.confdir);
+  boot_filecaps(path);
+  boot_phase_done("filecaps", t);
+}
+
+/* A subreaper when not PID 1, the descriptor limit raised (the services
+ * get back the one capinit started with), the runtime directory. */
+static int supervisor_ground(void)
+{
+  struct rlimit rl;
+  if (getpid() != 1 && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+    console_say("capinit: fatal: unable to become a child subreaper: %s\n", strerror(errno));
+    return -1;
   }
-  /* capinit holds a few descriptors per service; the services get back
-   * the limit capinit started with */
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
     sv.nofile = rl;
     rl.rlim_cur = rl.rlim_max;
@@ -169,16 +171,33 @@ int main(int argc, char **argv)
   if (mkdir_p(sv.rundir, 0755) < 0) {
     console_say("capinit: fatal: unable to create %s: %s\n", sv.rundir, strerror(errno));
     if (sv.machine) boot_emergency("no runtime directory", sv.emergency_shell);
-    return 111;
+    return -1;
   }
-  {
-    int rc = supervisor_run();
-    if (!sv.machine) {
-      console_drain(CONSOLE_DRAIN_MS);
-      return rc;
-    }
-    /* phase 2 is over: PID 1 never exits */
-    if (rc) boot_emergency("the supervisor could not start", sv.emergency_shell);
-    boot_final(sv.action ? sv.action : RB_AUTOBOOT);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  int container = 0, rc = arguments(argc, argv, &container);
+
+  if (rc) return rc < 0 ? 100 : 0;
+  inherited_cloexec();
+  sv.started_ms = now_ms();
+  sv.control = sv.initctl = -1;
+  /* PID 1 of a container: the kernel says so, since reboot(2) outside the
+   * initial PID namespace refuses every command but the reboot ones
+   * (EINVAL), and without CAP_SYS_BOOT refuses all (EPERM) */
+  sv.machine = getpid() == 1 && !container && reboot(RB_DISABLE_CAD) == 0;
+  if (sv.machine) boot_machine();
+  else sv.last_cap = priv_last_cap();  /* PID 1 of a machine read it before its kernel report */
+  stderr_nonblocking();
+  if (supervisor_ground() < 0) return 111;
+  rc = supervisor_run();
+  if (!sv.machine) {
+    console_drain(CONSOLE_DRAIN_MS);
+    return rc;
   }
+  /* phase 2 is over: PID 1 never exits */
+  if (rc) boot_emergency("the supervisor could not start", sv.emergency_shell);
+  boot_final(sv.action ? sv.action : RB_AUTOBOOT);
 }

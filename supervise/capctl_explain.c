@@ -203,93 +203,130 @@ static void print_text(FILE *f, svc const *s, char const *target, prediction *p,
 
 #define USAGE "capctl explain [--json] [-c DIR] NAME|FILE... [-- CMD] | capctl explain [--json] -k key=value... -- CMD"
 
-int explain_main(int argc, char **argv)
-{
-  char const *dir = "/etc/capinit";
-  diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 0 };
-  cred_state launcher;
-  kernel_facts k;
-  int json = 0, c, i, any_refused = 0, detected = 0;
-  char **cmd = 0;
-  svc **chosen;
+/* What capctl explain was asked: services by NAME or FILE (names), or
+ * -k key=value (pairs); the command of -- CMD, or of -k's CMD ARGS. */
+typedef struct explain_args_s {
+  char const *dir;
+  int json;
+  char **names, **cmd;
+  int nnames;
   char const **pairs;
-  size_t n = 0, j, npairs = 0;
+  size_t npairs;
+} explain_args;
 
-  if (argc > 1 && !strcmp(argv[1], "--help")) {
-    explain_help();
-    return 0;
-  }
-  /* --json may stand anywhere before "--" */
+/* --json may stand anywhere before "--": taken out of argv */
+static int take_json(int argc, char **argv, int *json)
+{
+  int i, j;
   for (i = 1, j = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--")) {
       while (i < argc) argv[j++] = argv[i++];
       break;
     }
-    if (!strcmp(argv[i], "--json")) json = 1;
+    if (!strcmp(argv[i], "--json")) *json = 1;
     else argv[j++] = argv[i];
   }
-  argc = (int)j;
-  argv[argc] = 0;
-  pairs = calloc((size_t)argc + 1, sizeof *pairs);
-  if (!pairs) strerr_diefu1sys(111, "allocate memory");
+  argv[j] = 0;
+  return j;
+}
+
+/* After the options: NAME|FILE..., then maybe -- CMD ARGS */
+static void split_command(explain_args *a, int argc, char **argv)
+{
+  if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+    /* getopt took the "--": all that follows is the command */
+    a->cmd = argv + optind;
+    return;
+  }
+  a->names = argv + optind;
+  a->nnames = argc - optind;
+  for (int i = 0; i < a->nnames; i++) {
+    if (!strcmp(a->names[i], "--")) {
+      a->cmd = a->names + i + 1;
+      a->nnames = i;
+      break;
+    }
+  }
+  if (a->npairs && a->nnames) {
+    /* as capexec: -k key=value... CMD ARGS, without "--" */
+    a->cmd = a->names;
+    a->nnames = 0;
+  }
+}
+
+/* 1: --help answered; 0: a is filled (usage errors die). */
+static int explain_arguments(int argc, char **argv, explain_args *a)
+{
+  int c;
+  memset(a, 0, sizeof *a);
+  a->dir = "/etc/capinit";
+  if (argc > 1 && !strcmp(argv[1], "--help")) {
+    explain_help();
+    return 1;
+  }
+  argc = take_json(argc, argv, &a->json);
+  a->pairs = calloc((size_t)argc + 1, sizeof *a->pairs);
+  if (!a->pairs) strerr_diefu1sys(111, "allocate memory");
   while ((c = getopt(argc, argv, "+c:k:h")) != -1) {
     switch (c) {
-      case 'c': dir = optarg; break;
-      case 'k': pairs[npairs++] = optarg; break;
-      case 'h': explain_help(); return 0;
+      case 'c': a->dir = optarg; break;
+      case 'k': a->pairs[a->npairs++] = optarg; break;
+      case 'h': explain_help(); return 1;
       default: strerr_dieusage(100, USAGE);
     }
   }
-  if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-    /* getopt took the "--": all that follows is the command */
-    cmd = argv + optind;
-    argc = 0;
-  } else {
-    argc -= optind;
-    argv += optind;
-    for (i = 0; i < argc; i++) {
-      if (!strcmp(argv[i], "--")) {
-        cmd = argv + i + 1;
-        argc = i;
-        break;
-      }
-    }
-    if (npairs && argc) {
-      /* as capexec: -k key=value... CMD ARGS, without "--" */
-      cmd = argv;
-      argc = 0;
-    }
-  }
-  if (!argc && !npairs) strerr_dieusage(100, USAGE);
-  if (argc && npairs) strerr_dief1x(100, "use NAME|FILE or -k key=value, not both");
-  if (cmd && (!*cmd || cmd[0][0] != '/')) strerr_dief1x(100, "the command must be an absolute path");
-  /* the file's own command is required unless another one is given */
-  ctx.command_optional = npairs || cmd;
+  split_command(a, argc, argv);
+  if (!a->nnames && !a->npairs) strerr_dieusage(100, USAGE);
+  if (a->nnames && a->npairs) strerr_dief1x(100, "use NAME|FILE or -k key=value, not both");
+  if (a->cmd && (!*a->cmd || a->cmd[0][0] != '/')) strerr_dief1x(100, "the command must be an absolute path");
+  return 0;
+}
 
-  chosen = calloc((size_t)argc + 1, sizeof *chosen);
+/* The services asked for (their problems printed); *n of them. */
+static svc **explain_load(explain_args const *a, size_t *n)
+{
+  diag_list diags = { 0, 0, 0 };
+  /* the file's own command is required unless another one is given */
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = a->npairs || a->cmd, .live = 0 };
+  svc **chosen = calloc((size_t)a->nnames + 1, sizeof *chosen);
   if (!chosen) strerr_diefu1sys(111, "allocate memory");
-  if (npairs) chosen[n++] = svc_load_pairs(&ctx, "-k", pairs, npairs);
-  for (i = 0; i < argc; i++) {
-    if (strchr(argv[i], '/') || (strlen(argv[i]) > 4 && !strcmp(argv[i] + strlen(argv[i]) - 4, ".svc"))) {
-      chosen[n++] = svc_load_file(&ctx, argv[i]);
-    } else {
-      char path[4096];
-      if (!svc_name_valid(argv[i])) strerr_dief3x(100, "invalid service name '", argv[i], "'");
-      snprintf(path, sizeof path, "%s/services/%s.svc", dir, argv[i]);
-      chosen[n++] = svc_load_file(&ctx, path);
+  *n = 0;
+  if (a->npairs) chosen[(*n)++] = svc_load_pairs(&ctx, "-k", a->pairs, a->npairs);
+  for (int i = 0; i < a->nnames; i++) {
+    char const *x = a->names[i];
+    char path[4096];
+    if (strchr(x, '/') || (strlen(x) > 4 && !strcmp(x + strlen(x) - 4, ".svc"))) {
+      chosen[(*n)++] = svc_load_file(&ctx, x);
+      continue;
     }
+    if (!svc_name_valid(x)) strerr_dief3x(100, "invalid service name '", x, "'");
+    snprintf(path, sizeof path, "%s/services/%s.svc", a->dir, x);
+    chosen[(*n)++] = svc_load_file(&ctx, path);
   }
   diag_sort(&diags);
   diag_print(&diags, 2);
+  diag_free(&diags);
+  return chosen;
+}
 
+int explain_main(int argc, char **argv)
+{
+  explain_args a;
+  cred_state launcher;
+  kernel_facts k;
+  int any_refused = 0, detected = 0;
+  svc **chosen;
+  size_t n, j;
+
+  if (explain_arguments(argc, argv, &a)) return 0;
+  chosen = explain_load(&a, &n);
   if (creds_launcher(&launcher) < 0) strerr_diefu1sys(111, "read this process's credentials");
   k.last_cap = priv_last_cap();
   k.setgid_rule = SETGID_RULE_UNKNOWN;
-  if (json) printf("[\n");
+  if (a.json) printf("[\n");
   for (j = 0; j < n; j++) {
     svc *s = chosen[j];
-    char const *target = cmd ? cmd[0] : s->argv ? s->argv[0] : 0;
+    char const *target = a.cmd ? a.cmd[0] : s->argv ? s->argv[0] : 0;
     exec_target t;
     prediction p;
     creds_target_view(s->ct, target ? target : "", &t);
@@ -300,16 +337,15 @@ int explain_main(int argc, char **argv)
     }
     explain_predict(s, &launcher, &t, &k, &p);
     any_refused |= p.refused;
-    if (json) print_json(stdout, s, target, &p, j + 1 == n);
+    if (a.json) print_json(stdout, s, target, &p, j + 1 == n);
     else print_text(stdout, s, target, &p, k.last_cap);
   }
-  if (json) printf("]\n");
-  if (detected && !json && k.setgid_rule != SETGID_RULE_UNKNOWN)
+  if (a.json) printf("]\n");
+  if (detected && !a.json && k.setgid_rule != SETGID_RULE_UNKNOWN)
     printf("kernel: exec of a setgid file whose group is one of the process's groups %s ambient capabilities (detected on this kernel)\n",
            rule_name(k.setgid_rule));
   for (j = 0; j < n; j++) svc_free(chosen[j]);
   free(chosen);
-  free(pairs);
-  diag_free(&diags);
+  free(a.pairs);
   return any_refused ? 1 : 0;
 }

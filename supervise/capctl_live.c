@@ -447,6 +447,50 @@ found:
   return end;
 }
 
+/* Copy what fd holds from *pos to stdout; *pos moves on. */
+static void copy_from(int fd, off_t *pos)
+{
+  char buf[8192];
+  ssize_t got;
+  while ((got = pread(fd, buf, sizeof buf, *pos)) > 0) {
+    fwrite(buf, 1, (size_t)got, stdout);
+    *pos += got;
+  }
+}
+
+/* capctl log -f: follow the file from pos, and its successor after a
+ * rotation (or a truncation: the new one from its start).  Never returns. */
+static void follow_log(char const *path, int fd, off_t pos) __attribute__((noreturn));
+static void follow_log(char const *path, int fd, off_t pos)
+{
+  char dir[4096], *slash;
+  int in = inotify_init1(IN_CLOEXEC);
+  snprintf(dir, sizeof dir, "%s", path);
+  slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  if (in < 0 || inotify_add_watch(in, slash ? dir : ".", IN_MODIFY | IN_CREATE | IN_MOVED_TO) < 0)
+    strerr_diefu2sys(111, "watch ", dir);
+  for (;;) {
+    char ev[4096];
+    struct stat a, b;
+    ssize_t k = read(in, ev, sizeof ev);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) strerr_diefu1sys(111, "read inotify events");
+    if (stat(path, &a) == 0 && (fd < 0 || (fstat(fd, &b) == 0 && (a.st_ino != b.st_ino || a.st_size < pos)))) {
+      /* rotated or truncated: finish the old file, then the new one from its start */
+      if (fd >= 0) {
+        copy_from(fd, &pos);
+        close(fd);
+      }
+      fd = open(path, O_RDONLY | O_CLOEXEC);
+      pos = 0;
+    }
+    if (fd < 0) continue;
+    copy_from(fd, &pos);
+    fflush(stdout);
+  }
+}
+
 static int log_main(int argc, char **argv)
 {
   char path[4096];
@@ -477,46 +521,8 @@ static int log_main(int argc, char **argv)
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0 && !(follow && errno == ENOENT)) strerr_diefu2sys(111, "open ", path);
   pos = fd >= 0 ? tail_lines(fd, n) : 0;
-  if (!follow) return 0;
-  {
-    /* follow the file, and its successor after a rotation */
-    char dir[4096], *slash;
-    int in = inotify_init1(IN_CLOEXEC);
-    snprintf(dir, sizeof dir, "%s", path);
-    slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
-    if (in < 0 || inotify_add_watch(in, slash ? dir : ".", IN_MODIFY | IN_CREATE | IN_MOVED_TO) < 0)
-      strerr_diefu2sys(111, "watch ", dir);
-    for (;;) {
-      char ev[4096];
-      ssize_t k = read(in, ev, sizeof ev);
-      char buf[8192];
-      ssize_t got;
-      if (k < 0 && errno == EINTR) continue;
-      if (k < 0) strerr_diefu1sys(111, "read inotify events");
-      {
-        struct stat a, b;
-        if (stat(path, &a) == 0 && (fd < 0 || (fstat(fd, &b) == 0 && (a.st_ino != b.st_ino || a.st_size < pos)))) {
-          /* rotated or truncated: finish the old file, then the new one from its start */
-          if (fd >= 0) {
-            while ((got = pread(fd, buf, sizeof buf, pos)) > 0) {
-              fwrite(buf, 1, (size_t)got, stdout);
-              pos += got;
-            }
-            close(fd);
-          }
-          fd = open(path, O_RDONLY | O_CLOEXEC);
-          pos = 0;
-        }
-      }
-      if (fd < 0) continue;
-      while ((got = pread(fd, buf, sizeof buf, pos)) > 0) {
-        fwrite(buf, 1, (size_t)got, stdout);
-        pos += got;
-      }
-      fflush(stdout);
-    }
-  }
+  if (follow) follow_log(path, fd, pos);
+  return 0;
 }
 
 static int simple(char const *verb, int argc, char **argv)

@@ -24,100 +24,157 @@ static int find_all(client *c, char **args, size_t n, service **out)
   return 0;
 }
 
+/* One verb's work: its service arguments found (targets[0..n)), its
+ * words in args (args[0] the verb). */
+typedef struct verb_call_s {
+  client *c;
+  char **args;
+  service **targets;
+  size_t n;
+} verb_call;
+
+static void verb_status(verb_call const *v)
+{
+  size_t i;
+  if (!v->n) for (i = 0; i < sv.n; i++) record_status(v->c, sv.v[i]);
+  for (i = 0; i < v->n; i++) record_status(v->c, v->targets[i]);
+  client_reply(v->c, "ok");
+}
+
+static void verb_start(verb_call const *v)
+{
+  size_t i;
+  for (i = 0; i < v->n; i++) {
+    if (v->targets[i]->spec->refused) {
+      client_reply(v->c, "error: service '%s' is refused: its file has errors (capctl check)",
+                   v->targets[i]->spec->name);
+      return;
+    }
+  }
+  for (i = 0; i < v->n; i++) service_want(v->targets[i], 1);
+  client_reply(v->c, "ok");
+}
+
+static void verb_stop(verb_call const *v)
+{
+  for (size_t i = 0; i < v->n; i++) service_want(v->targets[i], 0);
+  client_reply(v->c, "ok");
+}
+
+static void verb_restart(verb_call const *v)
+{
+  for (size_t i = 0; i < v->n; i++) service_restart(v->targets[i]);
+  client_reply(v->c, "ok");
+}
+
+static void verb_signal(verb_call const *v)
+{
+  int sig = signal_from_name(v->args[1]);
+  size_t i;
+  if (sig < 0) {
+    client_reply(v->c, "error: unknown signal '%.32s'", v->args[1]);
+    return;
+  }
+  if (find_all(v->c, v->args + 2, v->n - 1, v->targets) < 0) return;
+  for (i = 0; i + 1 < v->n; i++)
+    if (v->targets[i]->pid > 0) service_signal(v->targets[i], sig);
+  client_reply(v->c, "ok");
+}
+
+static void verb_reload(verb_call const *v)
+{
+  if (supervisor_load(0) < 0) client_reply(v->c, "error: unable to read %s/services", sv.confdir);
+  else client_reply(v->c, "ok");
+}
+
+static void verb_log(verb_call const *v)
+{
+  char path[4096];
+  service const *s = v->targets[0];
+  if (log_file_path(s, path, sizeof path) < 0) {
+    client_reply(v->c, "error: log path too long");
+    return;
+  }
+  client_reply(v->c, "path=%s\tlog=%s", path, vocab_name(log_names, (int)s->spec->log));
+  client_reply(v->c, "ok");
+}
+
+static void verb_power(verb_call const *v)
+{
+  char why[64];
+  char const *verb = v->args[0];
+  snprintf(why, sizeof why, "capctl %s", verb);
+  supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
+  client_reply(v->c, "ok");
+}
+
+static void verb_blame(verb_call const *v)
+{
+  record_blame(v->c);
+  client_reply(v->c, "ok");
+}
+
+static void verb_verify(verb_call const *v)
+{
+  unsigned bad = 0;
+  proc_table procs;
+  size_t i;
+  if (proc_table_read(&procs) < 0) {
+    client_reply(v->c, "error: unable to read /proc: %s", strerror(errno));
+    return;
+  }
+  if (!v->n) for (i = 0; i < sv.n; i++) bad += (unsigned)control_verify_one(v->c, sv.v[i], &procs);
+  for (i = 0; i < v->n; i++) bad += (unsigned)control_verify_one(v->c, v->targets[i], &procs);
+  proc_table_free(&procs);
+  if (bad) client_reply(v->c, "error: %u service%s differ%s from the prediction", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
+  else client_reply(v->c, "ok");
+}
+
+/* capinit's work for each verb of the table (control_verbs.c, which
+ * capctl shares: it has no handlers) */
+static struct {
+  char const *name;
+  void (*run)(verb_call const *);
+} const verb_work[] = {
+  { "status", verb_status }, { "start", verb_start }, { "stop", verb_stop }, { "restart", verb_restart },
+  { "signal", verb_signal }, { "reload", verb_reload }, { "log", verb_log }, { "poweroff", verb_power },
+  { "reboot", verb_power }, { "halt", verb_power }, { "blame", verb_blame }, { "verify", verb_verify },
+};
+
+static int may(client const *c, control_verb const *verb)
+{
+  if (!verb->changes) return c->may_read;
+  return c->may_change || (verb->changes == VERB_POWER && c->may_power);
+}
+
 void control_dispatch(client *c, char const *msg, size_t len)
 {
   static control_request r;
   service *targets[CONTROL_ARGS_MAX];
   char err[256];
-  char **args;
-  char const *verb;
-  size_t n, i;
+  verb_call v;
 
   if (control_parse(msg, len, &r, err, sizeof err) < 0) {
     client_reply(c, "%s", err);
     return;
   }
-  if (r.verb->changes ? !c->may_change && !(r.verb->changes == VERB_POWER && c->may_power) : !c->may_read) {
+  if (!may(c, r.verb)) {
     client_reply(c, "error: permission denied: %s",
                  r.verb->changes == VERB_POWER ? "only root or the power group may power off, reboot or halt"
                  : r.verb->changes ? "only root may change services" : "not in the control group");
     return;
   }
-  verb = r.verb->name;
-  n = (size_t)r.argc - 1;  /* arguments after the verb */
-  args = r.argv;
-  if (find_all(c, args + 1, (!strcmp(verb, "signal") && n) ? 0 : n, targets) < 0) return;
-
-  if (!strcmp(verb, "status")) {
-    if (!n) for (i = 0; i < sv.n; i++) record_status(c, sv.v[i]);
-    for (i = 0; i < n; i++) record_status(c, targets[i]);
-    client_reply(c, "ok");
-  } else if (!strcmp(verb, "start")) {
-    for (i = 0; i < n; i++) {
-      if (targets[i]->spec->refused) {
-        client_reply(c, "error: service '%s' is refused: its file has errors (capctl check)", targets[i]->spec->name);
-        return;
-      }
-    }
-    for (i = 0; i < n; i++) service_want(targets[i], 1);
-    client_reply(c, "ok");
-  } else if (!strcmp(verb, "stop")) {
-    for (i = 0; i < n; i++) service_want(targets[i], 0);
-    client_reply(c, "ok");
-  } else if (!strcmp(verb, "restart")) {
-    for (i = 0; i < n; i++) {
-      service *s = targets[i];
-      if (s->spec->refused) continue;
-      if (s->state == ST_UP || s->state == ST_STARTING) {
-        s->wanted_up = 1;
-        s->explicit_down = 0;
-        service_event(s, EV_STOP, 0);  /* wanted up: it starts again once down */
-      } else {
-        service_want(s, 1);
-      }
-    }
-    client_reply(c, "ok");
-  } else if (!strcmp(verb, "signal")) {
-    int sig = signal_from_name(args[1]);
-    if (sig < 0) {
-      client_reply(c, "error: unknown signal '%.32s'", args[1]);
+  v.c = c;
+  v.args = r.argv;
+  v.targets = targets;
+  v.n = (size_t)r.argc - 1;  /* arguments after the verb */
+  /* signal's first argument is the signal: it finds its services itself */
+  if (find_all(c, v.args + 1, (!strcmp(r.verb->name, "signal") && v.n) ? 0 : v.n, targets) < 0) return;
+  for (size_t i = 0; i < sizeof verb_work / sizeof *verb_work; i++) {
+    if (!strcmp(verb_work[i].name, r.verb->name)) {
+      verb_work[i].run(&v);
       return;
     }
-    if (find_all(c, args + 2, n - 1, targets) < 0) return;
-    for (i = 0; i + 1 < n; i++)
-      if (targets[i]->pid > 0) service_signal(targets[i], sig);
-    client_reply(c, "ok");
-  } else if (!strcmp(verb, "reload")) {
-    if (supervisor_load(0) < 0) client_reply(c, "error: unable to read %s/services", sv.confdir);
-    else client_reply(c, "ok");
-  } else if (!strcmp(verb, "log")) {
-    char path[4096];
-    if (log_file_path(targets[0], path, sizeof path) < 0) client_reply(c, "error: log path too long");
-    else {
-      client_reply(c, "path=%s\tlog=%s", path,
-                   targets[0]->spec->log == LOG_FILE ? "file" : targets[0]->spec->log == LOG_CONSOLE ? "console" :
-                   targets[0]->spec->log == LOG_KMSG ? "kmsg" : "none");
-      client_reply(c, "ok");
-    }
-  } else if (!strcmp(verb, "poweroff") || !strcmp(verb, "reboot") || !strcmp(verb, "halt")) {
-    char why[64];
-    snprintf(why, sizeof why, "capctl %s", verb);
-    supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
-    client_reply(c, "ok");
-  } else if (!strcmp(verb, "blame")) {
-    record_blame(c);
-    client_reply(c, "ok");
-  } else if (!strcmp(verb, "verify")) {
-    unsigned bad = 0;
-    proc_table procs;
-    if (proc_table_read(&procs) < 0) {
-      client_reply(c, "error: unable to read /proc: %s", strerror(errno));
-      return;
-    }
-    if (!n) for (i = 0; i < sv.n; i++) bad += (unsigned)control_verify_one(c, sv.v[i], &procs);
-    for (i = 0; i < n; i++) bad += (unsigned)control_verify_one(c, targets[i], &procs);
-    proc_table_free(&procs);
-    if (bad) client_reply(c, "error: %u service%s differ%s from the prediction", bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
-    else client_reply(c, "ok");
   }
+  client_reply(c, "error: capinit has no work for verb '%s'", r.verb->name);
 }

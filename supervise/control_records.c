@@ -124,8 +124,8 @@ void record_status(client *c, service *s)
                "\tspawned_ms=%s\tready_ms=%s",
                record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)pid,
                since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
-               s->spec->mode == SVC_NOROOT ? "noroot" : "legacy",
-               s->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", s->log.lines, s->log.dropped,
+               vocab_name(mode_names, (int)s->spec->mode),
+               vocab_name(type_names, (int)s->spec->type), s->log.lines, s->log.dropped,
                uid, gid, groups, inh, prm, eff, bnd, amb, nnp, sp, rd);
 }
 
@@ -141,6 +141,6 @@ void record_blame(client *c)
     char name[SVC_NAME_MAX + 1];
     run_times(sv.v[i], a, b, sizeof a);
     client_reply(c, "name=%s\tstate=%s\ttype=%s\tspawned_ms=%s\tready_ms=%s", record_name(sv.v[i], name, sizeof name),
-                 state_names[sv.v[i]->state], sv.v[i]->spec->type == SVC_ONESHOT ? "oneshot" : "longrun", a, b);
+                 state_names[sv.v[i]->state], vocab_name(type_names, (int)sv.v[i]->spec->type), a, b);
   }
 }

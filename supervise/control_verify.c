@@ -56,76 +56,102 @@ static int verify_process(client *c, service *s, proc_entry const *e, cred_state
   return 0;
 }
 
-int control_verify_one(client *c, service *s, proc_table const *procs)
+/* The prediction for s (capctl explain's), from capinit's credentials and
+ * its command's file as its tree holds it.  -1 after the reply (an error,
+ * or refused: a service that runs though its prediction says it cannot). */
+static int predict(client *c, service *s, char const *name, pid_t pid, prediction *p)
 {
   static enum setgid_rule rule = SETGID_RULE_UNKNOWN;  /* a fact of the kernel: once known, kept */
-  static size_t members[VERIFY_PROCS_MAX];
   cred_state launcher;
   exec_target t;
   kernel_facts k = { sv.last_cap, SETGID_RULE_UNKNOWN };
-  prediction p;
-  verdict v, worst;
-  size_t i, n, seen = 0, dropped = 0;
-  pid_t pid = service_command_pid(s), worst_pid = 0;
-  char worst_comm[sizeof procs->v[0].comm] = "";
-  char name[SVC_NAME_MAX + 1];
   char live_root[64];  /* a container's tree is the one its command sees */
-  record_name(s, name, sizeof name);
   snprintf(live_root, sizeof live_root, "/proc/%d/root", (int)pid);
-  if (s->state != ST_UP || pid <= 0 || s->spec->type != SVC_LONGRUN) {
-    client_reply(c, "name=%s\tresult=skipped\treason=not running", name);
-    return 0;
-  }
   if (creds_launcher(&launcher) < 0 || creds_target_in(container_has_mounts(s->spec->ct) ? live_root : 0, s->spec->argv[0], &t) < 0) {
     client_reply(c, "name=%s\tresult=error\treason=%s", name, strerror(errno));
-    return 1;
+    return -1;
   }
   if (rule == SETGID_RULE_UNKNOWN && explain_needs_setgid_rule(s->spec, &launcher, &t))
     rule = creds_setgid_rule();
   k.setgid_rule = rule;
-  explain_predict(s->spec, &launcher, &t, &k, &p);
-  if (p.refused) {
-    client_reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s", name, p.reason);
-    return 1;
+  explain_predict(s->spec, &launcher, &t, &k, p);
+  if (p->refused) {
+    client_reply(c, "name=%s\tresult=differs\tfield=launch\tlive=running\tpredicted=refused: %s", name, p->reason);
+    return -1;
   }
-  /* every process of the service, its command first (the reaper of a
-   * private-pids service leads it, with the service's credentials too) */
-  n = proc_members(procs, s->pid, members, VERIFY_PROCS_MAX);
+  return 0;
+}
+
+/* What the processes of a service hold, against the prediction */
+typedef struct members_verdict_s {
+  size_t seen, dropped;
+  verdict worst;           /* the first that holds more, else VERDICT_SAME */
+  pid_t worst_pid;
+  char worst_comm[sizeof ((proc_entry *)0)->comm];
+} members_verdict;
+
+/* every process of the service, its command first (the reaper of a
+ * private-pids service leads it, with the service's credentials too) */
+static void judge_members(client *c, service *s, proc_table const *procs, prediction const *p, members_verdict *m)
+{
+  static size_t members[VERIFY_PROCS_MAX];
+  size_t i, n = proc_members(procs, s->pid, members, VERIFY_PROCS_MAX);
+  verdict v;
   if (n > VERIFY_PROCS_MAX) n = VERIFY_PROCS_MAX;
-  memset(&worst, 0, sizeof worst);
-  worst.result = VERDICT_SAME;
+  memset(m, 0, sizeof *m);
+  m->worst.result = VERDICT_SAME;
   for (i = 0; i < n; i++) {
     proc_entry const *e = &procs->v[members[i]];
-    if (verify_process(c, s, e, &p.after, &v) < 0) continue;
-    seen++;
-    dropped += v.result == VERDICT_DROPPED;
-    if (v.result == VERDICT_MORE && worst.result != VERDICT_MORE) {
-      worst = v;
-      worst_pid = e->pid;
-      memcpy(worst_comm, e->comm, sizeof worst_comm);
-      record_clean(worst_comm);
+    if (verify_process(c, s, e, &p->after, &v) < 0) continue;
+    m->seen++;
+    m->dropped += v.result == VERDICT_DROPPED;
+    if (v.result == VERDICT_MORE && m->worst.result != VERDICT_MORE) {
+      m->worst = v;
+      m->worst_pid = e->pid;
+      memcpy(m->worst_comm, e->comm, sizeof m->worst_comm);
+      record_clean(m->worst_comm);
     }
   }
-  if (!seen) {
+}
+
+/* The container's own facts (namespaces, mounts): 1 after the reply if
+ * they differ from the file. */
+static int container_differs(client *c, service *s, char const *name, pid_t pid)
+{
+  char field[4200], lv[4200], wv[4200];
+  if (!container_verify(s->spec->ct, pid, field, lv, wv, sizeof field)) return 0;
+  record_clean(field);
+  record_clean(lv);
+  record_clean(wv);
+  client_reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", name, field, lv, wv);
+  return 1;
+}
+
+int control_verify_one(client *c, service *s, proc_table const *procs)
+{
+  prediction p;
+  members_verdict m;
+  pid_t pid = service_command_pid(s);
+  char name[SVC_NAME_MAX + 1];
+  record_name(s, name, sizeof name);
+  if (s->state != ST_UP || pid <= 0 || s->spec->type != SVC_LONGRUN) {
+    client_reply(c, "name=%s\tresult=skipped\treason=not running", name);
+    return 0;
+  }
+  if (predict(c, s, name, pid, &p) < 0) return 1;
+  judge_members(c, s, procs, &p, &m);
+  if (!m.seen) {
     client_reply(c, "name=%s\tresult=error\treason=no process of it could be read in /proc", name);
     return 1;
   }
-  if (worst.result == VERDICT_MORE) {
+  if (m.worst.result == VERDICT_MORE) {
     client_reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s\tpid=%d\tcomm=%s\tprocesses=%zu",
-                 name, verdict_field_names[worst.field], worst.live, worst.want, (int)worst_pid, worst_comm, seen);
+                 name, verdict_field_names[m.worst.field], m.worst.live, m.worst.want, (int)m.worst_pid,
+                 m.worst_comm, m.seen);
     return 1;
   }
-  {
-    char field[4200], lv[4200], wv[4200];
-    if (container_verify(s->spec->ct, pid, field, lv, wv, sizeof field)) {
-      record_clean(field);
-      record_clean(lv);
-      record_clean(wv);
-      client_reply(c, "name=%s\tresult=differs\tfield=%s\tlive=%s\tpredicted=%s", name, field, lv, wv);
-      return 1;
-    }
-  }
-  if (dropped) client_reply(c, "name=%s\tresult=dropped\tprocesses=%zu\tdropped=%zu", name, seen, dropped);
-  else client_reply(c, "name=%s\tresult=ok\tprocesses=%zu", name, seen);
+  if (container_differs(c, s, name, pid)) return 1;
+  if (m.dropped) client_reply(c, "name=%s\tresult=dropped\tprocesses=%zu\tdropped=%zu", name, m.seen, m.dropped);
+  else client_reply(c, "name=%s\tresult=ok\tprocesses=%zu", name, m.seen);
   return 0;
 }

@@ -121,21 +121,15 @@ int priv_reset_signals(void)
 
 #define STAGE(x) STAGE_START(f, x)
 
-int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
+/* 1. the process itself: session, signals; the container, while the
+ * child still holds capinit's privilege (the service's directory is in
+ * it); directory, umask, rlimits */
+static int apply_process(svc const *s, unsigned flags, priv_fail *f)
 {
-  int legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT));
-  capsets c;
-  int cur_bits, i, kept = 0;
-  unsigned cap;
-
-  /* 1. the process itself: session, signals, directory, umask, rlimits */
   STAGE(STAGE_SESSION);
   if ((flags & PRIV_SESSION) && syscall(SYS_setsid) < 0) return priv_failed(f, STAGE_SESSION, -1);
   STAGE(STAGE_SIGNALS);
   if ((flags & PRIV_SIGNALS) && priv_reset_signals() < 0) return priv_failed(f, STAGE_SIGNALS, -1);
-
-  /* the container, while the child still holds capinit's privilege; the
-   * service's directory is in it */
   if (container_apply(s->ct, f) < 0) return -1;
   STAGE(STAGE_DIRECTORY);
   if ((s->directory || (flags & PRIV_DEFAULTS)) && syscall(SYS_chdir, s->directory ? s->directory : "/") < 0)
@@ -143,25 +137,28 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
   STAGE(STAGE_UMASK);
   if (s->umask_set || (flags & PRIV_DEFAULTS)) syscall(SYS_umask, s->umask);
   STAGE(STAGE_RLIMITS);
-  for (i = 0; s->rlimit && i < RLIM_NLIMITS; i++) {
+  for (int i = 0; s->rlimit && i < RLIM_NLIMITS; i++) {
     struct rlimit rl;
     if (!s->rlimit[i].set) continue;
     rl.rlim_cur = s->rlimit[i].soft;
     rl.rlim_max = s->rlimit[i].hard;
     if (syscall(SYS_prlimit64, 0, i, &rl, 0) < 0) return priv_failed(f, STAGE_RLIMITS, i);
   }
+  return 0;
+}
 
-  /* 2. keep the permitted set across the switch away from uid 0; not
-   * needed (and maybe locked) when no-setuid-fixup is already on */
+/* 2. keep the permitted set across the switch away from uid 0 (not needed,
+ * and maybe locked, when no-setuid-fixup is already on); 3. the ids */
+static int apply_ids(svc const *s, priv_fail *f)
+{
+  int bits, kept = 0;
   STAGE(STAGE_KEEPCAPS);
-  cur_bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-  if (cur_bits < 0) return priv_failed(f, STAGE_KEEPCAPS, -1);
-  if (geteuid() == 0 && s->uid != 0 && !(cur_bits & (1 << SECURE_NO_SETUID_FIXUP))) {
+  bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+  if (bits < 0) return priv_failed(f, STAGE_KEEPCAPS, -1);
+  if (geteuid() == 0 && s->uid != 0 && !(bits & (1 << SECURE_NO_SETUID_FIXUP))) {
     if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0) return priv_failed(f, STAGE_KEEPCAPS, -1);
     kept = 1;
   }
-
-  /* 3. ids */
   STAGE(STAGE_GROUPS);
   if (syscall(SYS_setgroups, s->ngroups, s->groups) < 0 && (errno != EPERM || !same_groups(s)))
     return priv_failed(f, STAGE_GROUPS, -1);
@@ -174,16 +171,21 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
   /* keep-caps is a securebit: left on, step 8 would need CAP_SETPCAP to
    * clear it for a spec that wants it off (a launcher without setpcap) */
   if (kept && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0) return priv_failed(f, STAGE_UID, -1);
+  return 0;
+}
 
-  /* 4. the uid change cleared the effective set: effective := permitted */
+/* 4. the uid change cleared the effective set: effective := permitted;
+ * 5. bounding; 6. inheritable; 7. ambient: exactly the declared set,
+ * whatever was inherited.  c: the sets after 6. */
+static int apply_sets(svc const *s, unsigned last_cap, capsets *c, priv_fail *f)
+{
+  unsigned cap;
   STAGE(STAGE_EFFECTIVE);
-  if (caps_get(&c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
-  if (c.eff != c.prm) {
-    c.eff = c.prm;
-    if (caps_set(&c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
+  if (caps_get(c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
+  if (c->eff != c->prm) {
+    c->eff = c->prm;
+    if (caps_set(c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
   }
-
-  /* 5. bounding */
   STAGE(STAGE_BOUNDING);
   for (cap = 0; cap <= last_cap; cap++) {
     if (s->bounding & ((uint64_t)1 << cap)) continue;
@@ -191,13 +193,9 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
         (errno != EPERM || prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 0))
       return priv_failed(f, STAGE_BOUNDING, (int)cap);
   }
-
-  /* 6. inheritable */
   STAGE(STAGE_INHERITABLE);
-  c.inh = s->caps;
-  if (caps_set(&c) < 0) return priv_failed(f, STAGE_INHERITABLE, -1);
-
-  /* 7. ambient: exactly the declared set, whatever was inherited */
+  c->inh = s->caps;
+  if (caps_set(c) < 0) return priv_failed(f, STAGE_INHERITABLE, -1);
   STAGE(STAGE_AMBIENT);
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
     return priv_failed(f, STAGE_AMBIENT, -1);
@@ -206,27 +204,38 @@ int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
       return priv_failed(f, STAGE_AMBIENT, (int)cap);
   }
+  return 0;
+}
 
-  /* 8. securebits, after the ambient raise: no-cap-ambient-raise is valid
-   * with capabilities */
+/* 8. securebits, after the ambient raise (no-cap-ambient-raise is valid
+ * with capabilities); 9. no launcher privilege survives into a service
+ * that is not legacy-mode root (F2: nnp only bounds P' by the launcher's
+ * P); 10. no_new_privs */
+static int apply_lock(svc const *s, capsets *c, priv_fail *f)
+{
+  int bits, legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT));
   STAGE(STAGE_SECUREBITS);
-  cur_bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-  if (cur_bits < 0) return priv_failed(f, STAGE_SECUREBITS, -1);
-  if ((unsigned)cur_bits != s->securebits && prctl(PR_SET_SECUREBITS, s->securebits, 0, 0, 0) < 0)
+  bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+  if (bits < 0) return priv_failed(f, STAGE_SECUREBITS, -1);
+  if ((unsigned)bits != s->securebits && prctl(PR_SET_SECUREBITS, s->securebits, 0, 0, 0) < 0)
     return priv_failed(f, STAGE_SECUREBITS, -1);
-
-  /* 9. no launcher privilege survives into a service that is not
-   * legacy-mode root (F2: nnp only bounds P' by the launcher's P) */
   STAGE(STAGE_CAPS);
   if (!legacy_root) {
-    c.eff = c.prm = c.inh = s->caps;
-    if (caps_set(&c) < 0) return priv_failed(f, STAGE_CAPS, -1);
+    c->eff = c->prm = c->inh = s->caps;
+    if (caps_set(c) < 0) return priv_failed(f, STAGE_CAPS, -1);
   }
-
-  /* 10. */
   STAGE(STAGE_NNP);
   if (s->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
     return priv_failed(f, STAGE_NNP, -1);
+  return 0;
+}
+
+int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
+{
+  capsets c;
+  if (apply_process(s, flags, f) < 0 || apply_ids(s, f) < 0 || apply_sets(s, last_cap, &c, f) < 0 ||
+      apply_lock(s, &c, f) < 0)
+    return -1;
   return 0;
 }
 

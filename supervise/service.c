@@ -323,9 +323,7 @@ static void start(service *s)
   priv_fail f;
   take_next_spec(s);
   if (s->spec->refused) {
-    /* fail closed: a file that became invalid never runs */
-    s->failure = s->failure ? s->failure : "invalid service file (capctl check)";
-    set_state(s, ST_FAILED);
+    service_event(s, EV_REFUSED, 0);
     return;
   }
   s->execed = s->ready_seen = s->not_ready = 0;
@@ -404,149 +402,177 @@ static int shortage(int e)
   return e == EMFILE || e == ENFILE || e == ENOMEM || e == EAGAIN;
 }
 
-/* The one place where a service's current state changes. */
-void service_event(service *s, enum event ev, int arg)
+static void say_stage(service *s, char const *level, char const *what_failed, priv_fail const *f)
+{
+  char what[256];
+  errno = f->err;
+  say(s, level, "%s at stage %s: unable to %s: %s", what_failed, stage_name(f->stage),
+      priv_fail_describe(f, s->spec, what, sizeof what), strerror(f->err));
+}
+
+/* EV_SPAWN_FAILED: stage, or -1 when fork or a pipe failed */
+static void on_spawn_failed(service *s, int stage)
+{
+  priv_fail f = { stage, s->fail_errno, s->fail_arg };
+  if (stage < 0) {
+    restart_or_rest(s, 111 << 8);  /* a temporary shortage: back off, retry */
+    return;
+  }
+  if (shortage(s->fail_errno)) {
+    /* out of descriptors, memory or processes: not the spec's fault;
+     * the child's exit (EV_EXITED) backs off and retries */
+    say_stage(s, "warning: ", "start failed", &f);
+    return;
+  }
+  say_stage(s, "fatal: ", "start failed", &f);
+  s->fail_stage = stage;
+  /* deterministic: no automatic retry (capctl start tries again) */
+  set_state(s, ST_FAILED);
+  s->deadline = 0;
+}
+
+/* EV_EXECED (ready = exec) and EV_READY: a starting longrun is up */
+static void on_ready(service *s)
+{
+  if (s->state != ST_STARTING || s->spec->type != SVC_LONGRUN) return;
+  set_state(s, ST_UP);
+  s->deadline = 0;
+}
+
+/* EV_EXITED of a oneshot's stop-command */
+static void on_stop_command_exited(service *s, int status)
+{
+  s->stop_pid = 0;
+  if (!WIFEXITED(status) || WEXITSTATUS(status))
+    say(s, "warning: ", "stop-command failed (%s %d)", WIFEXITED(status) ? "exit" : "signal",
+        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+  note(s, "stopped");
+  set_state(s, ST_DOWN);
+  s->deadline = 0;
+}
+
+/* EV_EXITED: the main process ended (status: its wait status) */
+static void on_exited(service *s, int status)
+{
+  if (s->stop_pid && status >= 0 && s->state == ST_STOPPING && s->spec->type == SVC_ONESHOT) {
+    on_stop_command_exited(s, status);
+    return;
+  }
+  s->last_status = status;
+  signal_group(s, SIGKILL);  /* nothing of the service outlives it */
+  s->pid = 0;
+  s->deadline = 0;
+  close_fd(&s->ready_pipe);
+  if (s->state == ST_FAILED) return;  /* the engine's child, already reported */
+  if (s->state == ST_STOPPING && !s->not_ready) {
+    note(s, "stopped");
+    set_state(s, ST_DOWN);
+    return;
+  }
+  if (s->spec->type == SVC_ONESHOT && s->state == ST_STARTING && WIFEXITED(status) && !WEXITSTATUS(status)) {
+    set_state(s, ST_UP);
+    return;
+  }
+  describe_exit(s, status);
+  restart_or_rest(s, status);
+}
+
+/* EV_TIMEOUT: the end of a backoff, of ready-timeout, of stop-timeout */
+static void on_timeout(service *s)
 {
   svc const *spec = s->spec;
-  char what[256];
+  s->deadline = 0;
+  if (s->state == ST_BACKOFF) {
+    set_state(s, ST_DOWN);
+  } else if (s->state == ST_STARTING) {
+    say(s, "warning: ", "not %s after %u ms: stopping it",
+        spec->type == SVC_ONESHOT ? "finished" : "ready", (unsigned)spec->ready_timeout_ms);
+    s->not_ready = 1;  /* a failed start: restart or rest as after a death */
+    service_event(s, EV_STOP, 0);
+  } else if (s->state == ST_STOPPING) {
+    say(s, "warning: ", "still running %u ms after SIG%s: sending SIGKILL to its process group",
+        (unsigned)spec->stop_timeout_ms, signal_name(spec->stop_signal));
+    signal_group(s, SIGKILL);
+    if (s->stop_pid) kill(-s->stop_pid, SIGKILL);
+    s->deadline = now_ms() + KILL_GRACE_MS;
+  }
+}
 
+/* EV_STOP of a oneshot that is up: its stop-command, if it has one */
+static void stop_oneshot(service *s)
+{
+  svc const *spec = s->spec;
+  priv_fail f;
+  pid_t pid;
+  if (!spec->stop_argv) {
+    note(s, "stopped");
+    set_state(s, ST_DOWN);
+    return;
+  }
+  pid = spawn(s, spec->stop_argv, 0, &f);
+  if (pid < 0) {
+    say(s, "warning: ", "unable to spawn the stop-command: %s", strerror(errno));
+    set_state(s, ST_DOWN);
+    return;
+  }
+  if (f.stage >= 0 && f.stage < STAGE_COUNT) say_stage(s, "warning: ", "stop-command failed", &f);
+  note(s, "stopping (stop-command)");
+  s->stop_pid = pid;
+  set_state(s, ST_STOPPING);
+  s->deadline = now_ms() + spec->stop_timeout_ms;
+}
+
+/* EV_STOP: begin stopping */
+static void on_stop(service *s)
+{
+  svc const *spec = s->spec;
+  if (s->state == ST_BACKOFF || s->state == ST_FAILED) {
+    set_state(s, ST_DOWN);
+    s->deadline = 0;
+  } else if (s->state == ST_UP && spec->type == SVC_ONESHOT) {
+    stop_oneshot(s);
+  } else if (s->state == ST_STARTING || s->state == ST_UP) {
+    if (!s->not_ready) {
+      char what[64];
+      snprintf(what, sizeof what, "stopping (SIG%s)", signal_name(spec->stop_signal));
+      note(s, what);
+    }
+    set_state(s, ST_STOPPING);
+    signal_group(s, spec->stop_signal);
+    s->deadline = now_ms() + spec->stop_timeout_ms;
+  }
+}
+
+/* The one place where a service's current state changes: one handler an
+ * event, and set_state() (which stamps up_at and down_at) is called from
+ * these handlers only. */
+void service_event(service *s, enum event ev, int arg)
+{
   switch (ev) {
     case EV_SPAWNED:
       set_state(s, ST_STARTING);
-      s->deadline = spec->ready_timeout_ms ? now_ms() + spec->ready_timeout_ms : 0;
-      return;
-
-    case EV_SPAWN_FAILED:
-      if (arg >= 0 && shortage(s->fail_errno)) {
-        /* out of descriptors, memory or processes: not the spec's fault;
-         * the child's exit (EV_EXITED) backs off and retries */
-        priv_fail f = { arg, s->fail_errno, s->fail_arg };
-        errno = s->fail_errno;
-        say(s, "warning: ", "start failed at stage %s: unable to %s: %s", stage_name(arg),
-            priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));
-        return;
-      }
-      if (arg >= 0) {
-        priv_fail f = { arg, s->fail_errno, s->fail_arg };
-        errno = s->fail_errno;
-        say(s, "fatal: ", "start failed at stage %s: unable to %s: %s", stage_name(arg),
-            priv_fail_describe(&f, spec, what, sizeof what), strerror(s->fail_errno));
-        s->fail_stage = arg;
-        /* deterministic: no automatic retry (capctl start tries again) */
-        set_state(s, ST_FAILED);
-        s->deadline = 0;
-      } else {
-        /* fork or pipe failed: a temporary shortage, back off and retry */
-        restart_or_rest(s, 111 << 8);
-      }
-      return;
-
+      s->deadline = s->spec->ready_timeout_ms ? now_ms() + s->spec->ready_timeout_ms : 0;
+      break;
+    case EV_SPAWN_FAILED: on_spawn_failed(s, arg); break;
     case EV_EXECED:
       s->execed = 1;
-      if (s->state == ST_STARTING && spec->type == SVC_LONGRUN && spec->ready == READY_EXEC) {
-        set_state(s, ST_UP);
-        s->deadline = 0;
-      }
-      return;
-
+      if (s->spec->ready == READY_EXEC) on_ready(s);
+      break;
     case EV_READY:
       s->ready_seen = 1;
-      if (s->state == ST_STARTING && spec->type == SVC_LONGRUN) {
-        set_state(s, ST_UP);
-        s->deadline = 0;
-      }
-      return;
-
-    case EV_EXITED:
-      if (s->stop_pid && arg >= 0 && s->state == ST_STOPPING && spec->type == SVC_ONESHOT) {
-        s->stop_pid = 0;
-        if (!WIFEXITED(arg) || WEXITSTATUS(arg))
-          say(s, "warning: ", "stop-command failed (%s %d)", WIFEXITED(arg) ? "exit" : "signal",
-              WIFEXITED(arg) ? WEXITSTATUS(arg) : WTERMSIG(arg));
-        note(s, "stopped");
-        set_state(s, ST_DOWN);
-        s->deadline = 0;
-        return;
-      }
-      s->last_status = arg;
-      signal_group(s, SIGKILL);  /* nothing of the service outlives it */
-      s->pid = 0;
-      s->deadline = 0;
-      close_fd(&s->ready_pipe);
-      if (s->state == ST_FAILED) return;  /* the engine's child, already reported */
-      if (s->state == ST_STOPPING && !s->not_ready) {
-        note(s, "stopped");
-        set_state(s, ST_DOWN);
-        return;
-      }
-      if (spec->type == SVC_ONESHOT && s->state == ST_STARTING && WIFEXITED(arg) && !WEXITSTATUS(arg)) {
-        set_state(s, ST_UP);
-        return;
-      }
-      describe_exit(s, arg);
-      restart_or_rest(s, arg);
-      return;
-
-    case EV_TIMEOUT:
-      s->deadline = 0;
-      if (s->state == ST_BACKOFF) {
-        set_state(s, ST_DOWN);
-      } else if (s->state == ST_STARTING) {
-        say(s, "warning: ", "not %s after %u ms: stopping it",
-            spec->type == SVC_ONESHOT ? "finished" : "ready", (unsigned)spec->ready_timeout_ms);
-        s->not_ready = 1;  /* a failed start: restart or rest as after a death */
-        service_event(s, EV_STOP, 0);
-      } else if (s->state == ST_STOPPING) {
-        say(s, "warning: ", "still running %u ms after SIG%s: sending SIGKILL to its process group",
-            (unsigned)spec->stop_timeout_ms, signal_name(spec->stop_signal));
-        signal_group(s, SIGKILL);
-        if (s->stop_pid) kill(-s->stop_pid, SIGKILL);
-        s->deadline = now_ms() + KILL_GRACE_MS;
-      }
-      return;
-
-    case EV_STOP:
-      if (s->state == ST_BACKOFF || s->state == ST_FAILED) {
-        set_state(s, ST_DOWN);
-        s->deadline = 0;
-        return;
-      }
-      if (s->state == ST_UP && spec->type == SVC_ONESHOT) {
-        if (!spec->stop_argv) {
-          note(s, "stopped");
-          set_state(s, ST_DOWN);
-          return;
-        }
-        {
-          priv_fail f;
-          pid_t pid = spawn(s, spec->stop_argv, 0, &f);
-          if (pid < 0) {
-            say(s, "warning: ", "unable to spawn the stop-command: %s", strerror(errno));
-            set_state(s, ST_DOWN);
-            return;
-          }
-          if (f.stage >= 0 && f.stage < STAGE_COUNT) {
-            errno = f.err;
-            say(s, "warning: ", "stop-command failed at stage %s: unable to %s: %s", stage_name(f.stage),
-                priv_fail_describe(&f, spec, what, sizeof what), strerror(f.err));
-          }
-          note(s, "stopping (stop-command)");
-          s->stop_pid = pid;
-          set_state(s, ST_STOPPING);
-          s->deadline = now_ms() + spec->stop_timeout_ms;
-        }
-        return;
-      }
-      if (s->state == ST_STARTING || s->state == ST_UP) {
-        if (!s->not_ready) {
-          snprintf(what, sizeof what, "stopping (SIG%s)", signal_name(spec->stop_signal));
-          note(s, what);
-        }
-        set_state(s, ST_STOPPING);
-        signal_group(s, spec->stop_signal);
-        s->deadline = now_ms() + spec->stop_timeout_ms;
-      }
-      return;
+      on_ready(s);
+      break;
+    case EV_EXITED: on_exited(s, arg); break;
+    case EV_TIMEOUT: on_timeout(s); break;
+    case EV_STOP: on_stop(s); break;
+    case EV_REFUSED:
+      /* fail closed: a file that became invalid never runs */
+      s->failure = s->failure ? s->failure : "invalid service file (capctl check)";
+      set_state(s, ST_FAILED);
+      break;
+    case EV_CLEARED:
+      if (s->state == ST_FAILED && !s->pid) set_state(s, ST_DOWN);
+      break;
   }
 }
 
@@ -580,7 +606,7 @@ static void want(service *s, int up, unsigned mark)
     if (s->spec->refused) return;
     s->wanted_up = 1;
     s->explicit_down = 0;
-    if (s->state == ST_FAILED && !s->pid) set_state(s, ST_DOWN);
+    service_event(s, EV_CLEARED, 0);  /* wanted again: no longer a failure */
     for (i = 0; i < s->spec->ndepends; i++) {
       service *d = service_by_name(s->spec->depends[i]);
       if (d) want(d, 1, mark);
@@ -590,6 +616,18 @@ static void want(service *s, int up, unsigned mark)
     s->explicit_down = 1;
     for (i = 0; i < sv.n; i++)
       if (depends_on(sv.v[i], s)) want(sv.v[i], 0, mark);
+  }
+}
+
+void service_restart(service *s)
+{
+  if (s->spec->refused) return;
+  if (s->state == ST_UP || s->state == ST_STARTING) {
+    s->wanted_up = 1;
+    s->explicit_down = 0;
+    service_event(s, EV_STOP, 0);  /* wanted up: it starts again once down */
+  } else {
+    service_want(s, 1);
   }
 }
 
@@ -643,7 +681,7 @@ static int settle_one(service *s)
     return 0;
   }
   if (s->state == ST_FAILED && !s->pid && s->explicit_down && !s->spec->refused) {
-    set_state(s, ST_DOWN);  /* stopped on purpose: no longer a failure */
+    service_event(s, EV_CLEARED, 0);  /* stopped on purpose: no longer a failure */
     return 1;
   }
   if ((s->state == ST_UP || s->state == ST_STARTING || s->state == ST_BACKOFF ||

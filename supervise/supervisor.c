@@ -99,13 +99,12 @@ static service *service_new(svc *spec)
   s->backoff_ms = spec->restart_delay_ms;
   s->wanted_up = spec->enabled && !spec->refused;
   if (spec->refused) {
-    s->state = ST_FAILED;
-    s->failure = "invalid service file (capctl check)";
+    service_event(s, EV_REFUSED, 0);
   } else if ((s->failure = cannot_run(spec))) {
     console_say("capinit: service %s: refused: %s\n", spec->name, s->failure);
     spec->refused = 1;
     s->wanted_up = 0;
-    s->state = ST_FAILED;
+    service_event(s, EV_REFUSED, 0);
   }
   return s;
 }
@@ -181,24 +180,20 @@ static void drop_fresh(service **fresh, size_t n)
   }
 }
 
-/* (Re)read the configuration: new services start, removed ones stop,
- * changed ones take effect at their next start. */
-int supervisor_load(int initial)
+/* capinit.conf: its settings, or the defaults (at the first load) or the
+ * current ones (at a reload) if it has errors; the log directory. */
+static void load_settings(int initial)
 {
   diag_list diags = { 0, 0, 0 };
   conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
   capinit_conf conf;
-  svc_set set = { 0, 0 };
-  service **fresh = 0;
   char path[4096];
-  size_t i, j, nfresh = 0;
-
   capinit_conf_defaults(&conf);
   snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
   if (access(path, F_OK) == 0 && capinit_conf_load(&ctx, &conf, path) < 0) {
     print_diags(&diags);
-    if (initial) console_say("capinit: warning: %s has errors: using the defaults\n", path);
-    else console_say("capinit: warning: %s has errors: keeping the current settings\n", path);
+    console_say("capinit: warning: %s has errors: %s\n", path,
+                initial ? "using the defaults" : "keeping the current settings");
     capinit_conf_free(&conf);
     if (initial) capinit_conf_defaults(&sv.conf);
   } else {
@@ -208,72 +203,90 @@ int supervisor_load(int initial)
   diag_free(&diags);
   if (mkdir_p(sv.conf.log_directory, 0755) < 0)
     console_say("capinit: warning: unable to create %s: %s (log lines will be dropped and counted)\n",
-            sv.conf.log_directory, strerror(errno));
+                sv.conf.log_directory, strerror(errno));
+}
 
-  if (svc_set_load_dir(&ctx, &set, sv.confdir) < 0) {
+/* A reloaded spec for a service capinit has: a running one takes it at its
+ * next start; one settled down at once (a refused one fails, a fixed one
+ * runs like a new one). */
+static void reload_spec(service *s, svc *spec, char const *why)
+{
+  int was_refused = s->spec->refused;
+  s->removed = 0;
+  if (!service_is_settled_down(s)) {
+    svc_free(s->next_spec);
+    s->next_spec = spec;
+    return;
+  }
+  svc_free(s->spec);
+  svc_free(s->next_spec);
+  s->next_spec = 0;
+  s->spec = spec;
+  if (spec->refused) {
+    s->wanted_up = 0;
+    s->failure = why ? why : "invalid service file (capctl check)";
+    service_event(s, EV_REFUSED, 0);
+  } else if (was_refused) {
+    s->failure = 0;
+    service_event(s, EV_CLEARED, 0);
+    s->wanted_up = spec->enabled;
+    s->explicit_down = 0;
+  }
+}
+
+/* The services' files, read and checked together; sorted by name (file
+ * names sort "a-b.svc" before "a.svc").  -1: the directory is unreadable. */
+static int load_specs(int initial, svc_set *set)
+{
+  diag_list diags = { 0, 0, 0 };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
+  size_t j;
+  if (svc_set_load_dir(&ctx, set, sv.confdir) < 0) {
     console_say("capinit: %s: unable to read %s/services: %s\n",
-            initial ? "fatal" : "warning", sv.confdir, strerror(errno));
+                initial ? "fatal" : "warning", sv.confdir, strerror(errno));
     diag_free(&diags);
     return -1;
   }
-  svc_set_validate(&ctx, &set);
+  svc_set_validate(&ctx, set);
   print_diags(&diags);
   diag_free(&diags);
-  for (j = 0; j < set.n; j++) svc_drop_lines(set.v[j]);
+  for (j = 0; j < set->n; j++) svc_drop_lines(set->v[j]);
+  if (set->n > 1) qsort(set->v, set->n, sizeof *set->v, spec_by_name);
+  return 0;
+}
 
+/* (Re)read the configuration: new services start, removed ones stop,
+ * changed ones take effect at their next start. */
+int supervisor_load(int initial)
+{
+  svc_set set = { 0, 0 };
+  service **fresh = 0;
+  size_t i, j, nfresh = 0;
+
+  load_settings(initial);
+  if (load_specs(initial, &set) < 0) return -1;
   for (i = 0; i < sv.n; i++) sv.v[i]->removed = 1;
-  /* by name (file names sort "a-b.svc" before "a.svc"); equal names are
-   * only possible for the empty name of refused files: the last one wins */
-  if (set.n > 1) qsort(set.v, set.n, sizeof *set.v, spec_by_name);
   if (set.n) fresh = malloc(set.n * sizeof *fresh);
   for (j = 0; j < set.n; j++) {
     svc *spec = set.v[j];
-    service *s;
+    service *s = service_by_name(spec->name);
+    char const *why;
+    /* equal names: only the empty name of refused files; the last wins */
     if (j + 1 < set.n && !strcmp(spec->name, set.v[j + 1]->name)) {
       svc_free(spec);
       continue;
     }
-    s = service_by_name(spec->name);
-    char const *why = spec->refused ? 0 : cannot_run(spec);
+    why = spec->refused ? 0 : cannot_run(spec);
     if (why && s) {
       console_say("capinit: service %s: refused: %s\n", spec->name, why);
       spec->refused = 1;
     }
-    if (s) {
-      s->removed = 0;
-      if (!service_is_settled_down(s)) {
-        /* running: the new spec applies at its next start */
-        svc_free(s->next_spec);
-        s->next_spec = spec;
-        continue;
-      }
-      {
-        int was_refused = s->spec->refused;
-        svc_free(s->spec);
-        svc_free(s->next_spec);
-        s->next_spec = 0;
-        s->spec = spec;
-        if (spec->refused) {
-          s->wanted_up = 0;
-          s->failure = why ? why : "invalid service file (capctl check)";
-          s->state = ST_FAILED;
-        } else if (was_refused) {
-          /* a fixed file: it runs like a new one */
-          s->failure = 0;
-          s->state = ST_DOWN;
-          s->wanted_up = spec->enabled;
-          s->explicit_down = 0;
-        }
-      }
-      continue;
-    }
-    s = fresh ? service_new(spec) : 0;
-    if (!s) {
+    if (s) reload_spec(s, spec, why);
+    else if ((s = fresh ? service_new(spec) : 0)) fresh[nfresh++] = s;
+    else {
       console_say("capinit: warning: service %s: out of memory: not loaded\n", spec->name);
       svc_free(spec);
-      continue;
     }
-    fresh[nfresh++] = s;
   }
   free(set.v);
   if (merge_fresh(fresh, nfresh) < 0) {

@@ -34,6 +34,8 @@ enum event {
   EV_EXITED,      /* the main process ended (arg: wait status) */
   EV_TIMEOUT,     /* the service's deadline passed */
   EV_STOP,        /* begin stopping */
+  EV_REFUSED,     /* its file is invalid: it fails without a start */
+  EV_CLEARED,     /* wanted up again or stopped on purpose: a failure ends */
 };
 
 #define LOG_LINE_MAX 1024         /* longer lines are cut */
@@ -140,6 +142,9 @@ void service_signal(service const *s, int sig);
  * private-pids the one its reaper reported (reaper_fd is closed). */
 int service_command_status(service *s, int status);
 void service_want(service *s, int up);
+/* capctl restart: stop it if it runs, then start it again (a refused one
+ * stays as it is) */
+void service_restart(service *s);
 int service_is_settled_down(service const *s);
 
 /* log.c */
