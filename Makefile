@@ -139,7 +139,7 @@ ENGINE_OBJ := $(B)/obj/supervise/privilege.o $(B)/obj/supervise/container.o $(B)
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
   supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_dispatch.c supervise/control_records.c \
   supervise/control_reply.c supervise/control_verify.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c \
-  supervise/procs.c supervise/initctl.c)
+  supervise/procs.c supervise/procfs.c supervise/initctl.c)
 PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
@@ -208,7 +208,7 @@ $(B)/bin/capinit: $(B)/obj/init/capinit.o $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(B)/obj/supervise/capctl_args.o $(B)/obj/supervise/capctl_explain.o \
-  $(B)/obj/supervise/capctl_live.o $(B)/obj/supervise/control_verbs.o $(B)/obj/supervise/creds.o \
+  $(B)/obj/supervise/capctl_live.o $(B)/obj/supervise/control_verbs.o $(B)/obj/supervise/creds.o $(B)/obj/supervise/procfs.o \
   $(ENGINE_OBJ) $(CONF_OBJ)
 	@mkdir -p $(@D)
 	$(say) LD $@

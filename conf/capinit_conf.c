@@ -82,13 +82,13 @@ static int c_unmount_timeout(conf_where *w, void *o, char const *v)
 }
 
 conf_key const capinit_conf_keys[] = {
-  { "log-directory", C_LOG_DIRECTORY, 0, "absolute path", c_log_directory },
-  { "log-max-size", C_LOG_MAX_SIZE, 0, "size", c_log_max_size },
-  { "log-keep", C_LOG_KEEP, 0, "count", c_log_keep },
-  { "control-group", C_CONTROL_GROUP, 0, "name or gid", c_control_group },
-  { "emergency-shell", C_EMERGENCY_SHELL, 0, "argv", c_emergency_shell },
-  { "unmount-timeout", C_UNMOUNT_TIMEOUT, 0, "duration", c_unmount_timeout },
-  { "power-group", C_POWER_GROUP, 0, "name or gid", c_power_group },
+  { "log-directory", C_LOG_DIRECTORY, 0, c_log_directory },
+  { "log-max-size", C_LOG_MAX_SIZE, 0, c_log_max_size },
+  { "log-keep", C_LOG_KEEP, 0, c_log_keep },
+  { "control-group", C_CONTROL_GROUP, 0, c_control_group },
+  { "emergency-shell", C_EMERGENCY_SHELL, 0, c_emergency_shell },
+  { "unmount-timeout", C_UNMOUNT_TIMEOUT, 0, c_unmount_timeout },
+  { "power-group", C_POWER_GROUP, 0, c_power_group },
 };
 size_t const capinit_conf_keys_n = sizeof capinit_conf_keys / sizeof capinit_conf_keys[0];
 

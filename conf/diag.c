@@ -57,18 +57,33 @@ void diag_sort(diag_list *l)
   }
 }
 
-void diag_print(diag_list const *l, int fd)
+size_t diag_format(diag const *d, char const *prog, char *buf, size_t len)
 {
-  FILE *f = fdopen(dup(fd), "w");
-  size_t i;
-  if (!f) return;
-  for (i = 0; i < l->n; i++) {
-    diag const *d = &l->v[i];
-    char const *w = d->level == DIAG_WARNING ? "warning: " : "";
-    if (d->line) fprintf(f, "%s:%u: %s%s\n", d->file, d->line, w, d->text);
-    else fprintf(f, "%s: %s%s\n", d->file, w, d->text);
+  char where[32] = "";
+  int n;
+  if (!len) return 0;
+  if (d->line) snprintf(where, sizeof where, ":%u", d->line);
+  n = snprintf(buf, len, "%s: %s%s: %s: %s\n", prog, d->file, where,
+               d->level == DIAG_WARNING ? "warning" : "error", d->text);
+  if (n < 0) n = 0;
+  if ((size_t)n >= len) {
+    n = (int)len - 1;
+    if (n > 0) buf[n - 1] = '\n';
   }
-  fclose(f);
+  return (size_t)n;
+}
+
+void diag_print(diag_list const *l, char const *prog, int fd)
+{
+  char buf[4096];
+  for (size_t i = 0; i < l->n; i++) {
+    size_t n = diag_format(&l->v[i], prog, buf, sizeof buf), off = 0;
+    while (off < n) {
+      ssize_t w = write(fd, buf + off, n - off);
+      if (w <= 0) return;
+      off += (size_t)w;
+    }
+  }
 }
 
 void diag_free(diag_list *l)

@@ -26,7 +26,6 @@ typedef struct conf_key_s {
   char const *name;        /* with KEY_PREFIX: "rlimit-" */
   int id;                  /* index into the lines array */
   unsigned flags;
-  char const *values;      /* short description of the values, for help */
   /* Returns 0, or -1 after reporting with conf_error(). */
   int (*set)(conf_where *w, void *obj, char const *value);  /* w->key: the key as written */
 } conf_key;

@@ -206,8 +206,7 @@ void boot_filecaps(char const *file)
   size_t i, ok = 0;
   if (access(file, F_OK) < 0) return;
   filecaps_load(&diags, file, &f);
-  for (i = 0; i < diags.n; i++)
-    console_say("capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
+  console_diags(&diags);
   diag_free(&diags);
   for (i = 0; i < f.n; i++) {
     unsigned char want[20], got[64];

@@ -200,15 +200,17 @@ static int mount_entry(char const *source, fstab_entry const *e)
   return r;
 }
 
-/* What an entry's failure means: fatal (why filled), or reported. */
+/* An entry failed: said as FILE:LINE (an error; a warning for nofail).
+ * The root's and a required one's are fatal: -1 with why. */
 static int failed(char const *file, fstab_entry const *e, char const *what, int err, char *why, size_t len)
 {
-  if ((!strcmp(e->file, "/") || e->required) && !e->nofail && !e->swap) {
-    snprintf(why, len, "%s:%u: %s: %s", file, e->line, what, step_error(err));
-    return -1;
-  }
-  console_say("capinit: %s:%u: %s%s: %s\n", file, e->line, what, e->nofail ? " (nofail)" : "", step_error(err));
-  return 0;
+  int root = !strcmp(e->file, "/");
+  console_say("capinit: %s:%u: %s: %s%s: %s\n", file, e->line, e->nofail ? "warning" : "error", what,
+              e->nofail ? " (nofail)" : "", step_error(err));
+  if (!(root || e->required) || e->nofail || e->swap) return 0;
+  if (root) snprintf(why, len, "unable to remount / as %s:%u says", file, e->line);
+  else snprintf(why, len, "unable to mount %s as %s:%u requires (x-capinit.required)", e->file, file, e->line);
+  return -1;
 }
 
 enum { LINE_DONE, LINE_LEFT, LINE_FAILED };
@@ -228,7 +230,7 @@ static int apply_line(char const *file, fstab_entry const *e, mountinfo_entry co
   if (!e->swap && strcmp(e->file, "/") && is_mount_point(mi, nmi, e->file)) return LINE_DONE;
   if (!strncmp(source, "/dev/", 5) && !(e->flags & MS_BIND)) {
     if (e->nofail && stat(source, &st) < 0) {
-      console_say("capinit: %s:%u: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,
+      console_say("capinit: %s:%u: warning: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,
               e->swap ? "used" : "mounted");
       return LINE_LEFT;
     }
@@ -264,16 +266,14 @@ static int apply_line(char const *file, fstab_entry const *e, mountinfo_entry co
 static int fstab_read(char const *file, fstab *f, char *why, size_t whylen)
 {
   diag_list diags = { 0, 0, 0 };
-  size_t i;
   int r = 0;
   fstab_load(&diags, file, f);
-  for (i = 0; i < diags.n; i++)
-    console_say("capinit: %s:%u: %s\n", diags.v[i].file, diags.v[i].line, diags.v[i].text);
+  console_diags(&diags);  /* sorted: a problem of the whole file first */
   if (diags.n && !diags.v[0].line) {
-    snprintf(why, whylen, "%s: %s", file, diags.v[0].text);  /* the file itself */
+    snprintf(why, whylen, "unable to use %s: %s", file, diags.v[0].text);
     r = -1;
   } else if (f->bad_root) {
-    snprintf(why, whylen, "%s:%u: the root's entry is not valid", file, f->bad_root);
+    snprintf(why, whylen, "unable to remount /: its entry, %s:%u, is not valid", file, f->bad_root);
     r = -1;
   }
   diag_free(&diags);
@@ -299,7 +299,7 @@ int boot_fstab(char const *file, char *why, size_t whylen)
     int err = 0;
     if (e->noauto) continue;
     if (e->netdev) {
-      console_say("capinit: %s:%u: %s needs the network (_netdev), which services bring up: not mounted at boot\n",
+      console_say("capinit: %s:%u: warning: %s needs the network (_netdev), which services bring up: not mounted at boot\n",
               file, e->line, e->file);
       continue;
     }

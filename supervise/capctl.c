@@ -153,7 +153,7 @@ static int check_main(int argc, char **argv)
       diag_add(&shown, d->level, d->file, d->line, "%s", d->text);
   }
   diag_sort(&shown);
-  diag_print(&shown, 1);
+  diag_print(&shown, "capctl", 1);
 
   for (i = 0; i < set.n; i++)
     refused += set.v[i]->refused && (dir || is_named(argv, (size_t)argc, set.v[i]->file));

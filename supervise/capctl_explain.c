@@ -304,7 +304,7 @@ static svc **explain_load(explain_args const *a, size_t *n)
     chosen[(*n)++] = svc_load_file(&ctx, path);
   }
   diag_sort(&diags);
-  diag_print(&diags, 2);
+  diag_print(&diags, "capctl", 2);
   diag_free(&diags);
   return chosen;
 }

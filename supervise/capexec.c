@@ -50,14 +50,8 @@ static void help(void)
 
 static void print_diags(diag_list *d)
 {
-  size_t i;
   diag_sort(d);
-  for (i = 0; i < d->n; i++) {
-    diag const *x = &d->v[i];
-    char const *lvl = x->level == DIAG_WARNING ? "warning" : "fatal";
-    if (x->line) fprintf(stderr, "capexec: %s: %s:%u: %s\n", lvl, x->file, x->line, x->text);
-    else fprintf(stderr, "capexec: %s: %s: %s\n", lvl, x->file, x->text);
-  }
+  diag_print(d, "capexec", 2);
 }
 
 #ifdef PRIV_FAULT

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../conf/diag.h"
 #include "console.h"
 
 #define CONSOLE_FD 2
@@ -86,6 +87,13 @@ static long long clock_ms(void)
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+void console_diags(diag_list *l)
+{
+  char buf[1024];
+  diag_sort(l);
+  for (size_t i = 0; i < l->n; i++) console_write(buf, diag_format(&l->v[i], "capinit", buf, sizeof buf));
 }
 
 void console_drain(unsigned ms)

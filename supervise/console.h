@@ -13,6 +13,10 @@
 
 int console_write(char const *buf, size_t len);
 void console_say(char const *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A list of configuration problems, sorted, as "capinit: FILE:LINE:
+ * error: text" (conf/diag.h). */
+struct diag_list_s;
+void console_diags(struct diag_list_s *l);
 int console_fd(void);
 void console_flush(void);
 /* Wait (at most ms) until the backlog is out: before capinit exits,

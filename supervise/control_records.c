@@ -12,6 +12,7 @@
 #include "control.h"
 #include "control_client.h"
 #include "privilege.h"
+#include "procfs.h"
 
 void record_clean(char *s)
 {
@@ -21,35 +22,9 @@ void record_clean(char *s)
 
 void proc_field(pid_t pid, char const *key, char *out, size_t len)
 {
-  char path[64], buf[4096];
-  ssize_t r;
-  int fd;
-  size_t kl = strlen(key);
-  char *p;
+  char buf[4096];
   snprintf(out, len, "-");
-  if (pid <= 0) return;
-  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return;
-  buf[r] = 0;
-  for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
-    if (strncmp(p, key, kl) || p[kl] != ':') continue;
-    p += kl + 1;
-    while (*p == ' ' || *p == '\t') p++;
-    {
-      size_t n = strcspn(p, "\n");
-      if (n >= len) n = len - 1;
-      while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;  /* "Groups:\t0 \n" */
-      memcpy(out, p, n);
-      out[n] = 0;
-      for (char *t = out; *t; t++)
-        if (*t == '\t') *t = ' ';
-    }
-    return;
-  }
+  if (pid > 0 && procfs_read(pid, "status", buf, sizeof buf) > 0) procfs_field(buf, key, out, len);
 }
 
 /* a refused file's name may hold a tab or a newline, which must not add

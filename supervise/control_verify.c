@@ -12,6 +12,7 @@
 #include "control.h"
 #include "control_client.h"
 #include "creds.h"
+#include "procfs.h"
 #include "verify_container.h"
 
 #define VERIFY_PROCS_MAX 4096  /* processes of one service looked at */
@@ -21,17 +22,13 @@
  * verdict.  -1 when it is gone (it ended since /proc was read). */
 static int verify_process(client *c, service *s, proc_entry const *e, cred_state const *want, verdict *v)
 {
-  char path[64], buf[4096], fields[128], name[SVC_NAME_MAX + 1];
+  char buf[4096], fields[128], name[SVC_NAME_MAX + 1];
   char uid[64], gid[64], groups[VERDICT_TEXT_MAX], eff[20], prm[20], bnd[20];
   live_creds live;
   ssize_t r;
   size_t w = 0;
-  int fd, f;
-  snprintf(path, sizeof path, "/proc/%d/status", (int)e->pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
+  int f;
+  r = procfs_read(e->pid, "status", buf, sizeof buf);
   if (r <= 0 || live_creds_parse(buf, (size_t)r, &live) < 0) return -1;
   verdict_judge(&live, want, v);
   fields[0] = 0;

@@ -19,6 +19,7 @@
 #include <linux/capability.h>
 
 #include "creds.h"
+#include "procfs.h"
 #include "sysnum.h"
 
 int creds_launcher(cred_state *c)
@@ -235,18 +236,9 @@ int creds_target_view(svc_container const *ct, char const *path, exec_target *t)
 /* The CapAmb of a process (a zombie too), or -1. */
 static long long proc_ambient(pid_t pid)
 {
-  char path[64], buf[4096], *p;
-  ssize_t r;
-  int fd;
-  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return -1;
-  buf[r] = 0;
-  p = strstr(buf, "\nCapAmb:");
-  return p ? (long long)strtoull(p + 8, 0, 16) : -1;
+  char buf[4096], v[32];
+  if (procfs_read(pid, "status", buf, sizeof buf) < 0 || procfs_field(buf, "CapAmb", v, sizeof v) < 0) return -1;
+  return (long long)strtoull(v, 0, 16);
 }
 
 /* F6, detected on the running kernel: a child keeps one ambient

@@ -16,25 +16,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "procs.h"
 
 /* pid, ppid, session and command name from /proc/PID/stat: "PID (COMM)
  * STATE PPID PGRP SESSION ...", where COMM may hold anything, even ") ". */
 static int stat_read(pid_t pid, proc_entry *e)
 {
-  char path[64], buf[1024], *open_paren, *close_paren;
+  char buf[1024], *open_paren, *close_paren;
   long ppid, sid;
   char *p;
-  ssize_t r;
-  int fd;
   size_t n;
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return -1;
-  buf[r] = 0;
+  if (procfs_read(pid, "stat", buf, sizeof buf) < 0) return -1;
   open_paren = strchr(buf, '(');
   close_paren = strrchr(buf, ')');
   if (!open_paren || !close_paren || close_paren < open_paren) return -1;

@@ -54,7 +54,7 @@ static int command_main(void *arg)
   if (syscall(SYS_setsid) < 0) priv_failed(&c->f, STAGE_SESSION, -1);
   else if (priv_reset_signals() < 0) priv_failed(&c->f, STAGE_SIGNALS, -1);
   else priv_exec_only(c->argv, c->envp, &c->f);
-  syscall(SYS_exit, 126);
+  syscall(SYS_exit, priv_fail_exit_code(&c->f));
   return 126;
 }
 

@@ -20,6 +20,7 @@
 #include "../conf/names.h"
 #include "notify.h"
 #include "privilege.h"
+#include "procfs.h"
 #include "reaper.h"
 #include "supervisor.h"
 
@@ -140,12 +141,14 @@ static int child_fds(child *c)
   return 0;
 }
 
+/* It exits as capexec would: with the failed stage's status (f says
+ * which to capinit too). */
 static int child_main(void *arg)
 {
   child *c = arg;
   if (child_fds(c) == 0)
     priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, sv.last_cap, c->argv, c->env, &c->f);
-  syscall(SYS_exit, 126);
+  syscall(SYS_exit, priv_fail_exit_code(&c->f));
   return 126;
 }
 
@@ -156,18 +159,10 @@ static int child_main(void *arg)
 
 pid_t service_command_pid(service const *s)
 {
-  char path[64], buf[64];
-  ssize_t n;
-  int fd;
+  char name[64], buf[64];
   if (s->pid <= 0 || !s->spec->ct || !s->spec->ct->private_pids) return s->pid;
-  snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)s->pid, (int)s->pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = 0;
-  return (pid_t)atoi(buf);
+  snprintf(name, sizeof name, "task/%d/children", (int)s->pid);
+  return procfs_read(s->pid, name, buf, sizeof buf) > 0 ? (pid_t)atoi(buf) : 0;
 }
 
 void service_signal(service const *s, int sig)
@@ -353,10 +348,12 @@ static void start(service *s)
 
 /* ------------------------------------------------------- the transitions */
 
-static void restart_or_rest(service *s, int status)
+/* After a run that ended (failed: a death, an exit status but 0, not
+ * ready in time, or no start at all): start again, now or after a
+ * backoff, or rest (down, or failed). */
+static void restart_or_rest(service *s, int failed)
 {
   svc const *spec = s->spec;
-  int failed = s->not_ready || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
   uint64_t ran = now_ms() - s->spawned_at;
 
   if (sv.shutting_down || !s->wanted_up || spec->restart == RESTART_NEVER ||
@@ -415,7 +412,7 @@ static void on_spawn_failed(service *s, int stage)
 {
   priv_fail f = { stage, s->fail_errno, s->fail_arg };
   if (stage < 0) {
-    restart_or_rest(s, 111 << 8);  /* a temporary shortage: back off, retry */
+    restart_or_rest(s, 1);  /* a temporary shortage: back off, retry */
     return;
   }
   if (shortage(s->fail_errno)) {
@@ -474,7 +471,7 @@ static void on_exited(service *s, int status)
     return;
   }
   describe_exit(s, status);
-  restart_or_rest(s, status);
+  restart_or_rest(s, s->not_ready || !WIFEXITED(status) || WEXITSTATUS(status) != 0);
 }
 
 /* EV_TIMEOUT: the end of a backoff, of ready-timeout, of stop-timeout */

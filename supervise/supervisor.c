@@ -124,18 +124,6 @@ static void service_forget(size_t i)
   sv.n--;
 }
 
-static void print_diags(diag_list *d)
-{
-  size_t i;
-  diag_sort(d);
-  for (i = 0; i < d->n; i++) {
-    diag const *x = &d->v[i];
-    char const *w = x->level == DIAG_WARNING ? "warning: " : "";
-    if (x->line) console_say("capinit: %s%s:%u: %s\n", w, x->file, x->line, x->text);
-    else console_say("capinit: %s%s: %s\n", w, x->file, x->text);
-  }
-}
-
 static int spec_by_name(void const *a, void const *b)
 {
   return strcmp((*(svc *const *)a)->name, (*(svc *const *)b)->name);
@@ -191,7 +179,7 @@ static void load_settings(int initial)
   capinit_conf_defaults(&conf);
   snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
   if (access(path, F_OK) == 0 && capinit_conf_load(&ctx, &conf, path) < 0) {
-    print_diags(&diags);
+    console_diags(&diags);
     console_say("capinit: warning: %s has errors: %s\n", path,
                 initial ? "using the defaults" : "keeping the current settings");
     capinit_conf_free(&conf);
@@ -248,7 +236,7 @@ static int load_specs(int initial, svc_set *set)
     return -1;
   }
   svc_set_validate(&ctx, set);
-  print_diags(&diags);
+  console_diags(&diags);
   diag_free(&diags);
   for (j = 0; j < set->n; j++) svc_drop_lines(set->v[j]);
   if (set->n > 1) qsort(set->v, set->n, sizeof *set->v, spec_by_name);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../conf/fstab.h"
+#include "procfs.h"
 #include "verify_container.h"
 
 typedef struct diff_s {
@@ -175,24 +176,11 @@ static int check_root(svc_container const *ct, pid_t pid, diff *d)
  * the innermost PID namespace), or -1. */
 static long status_last(pid_t pid, char const *key)
 {
-  char path[64], line[256];
-  long v = -1;
-  size_t k = strlen(key);
-  FILE *f;
-  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-  f = fopen(path, "re");
-  if (!f) return -1;
-  while (fgets(line, sizeof line, f)) {
-    char *p;
-    if (strncmp(line, key, k) || line[k] != ':') continue;
-    p = line + strlen(line);
-    while (p > line && (p[-1] == '\n' || p[-1] == ' ' || p[-1] == '\t')) p--;
-    while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
-    v = strtol(p, 0, 10);
-    break;
-  }
-  fclose(f);
-  return v;
+  char buf[4096], v[256], *p;
+  if (procfs_read(pid, "status", buf, sizeof buf) < 0 || procfs_field(buf, key, v, sizeof v) < 0) return -1;
+  p = v + strlen(v);
+  while (p > v && p[-1] >= '0' && p[-1] <= '9') p--;
+  return strtol(p, 0, 10);
 }
 
 /* The start time (field 22) of the stat file at path, or 0. */

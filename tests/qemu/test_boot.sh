@@ -106,7 +106,7 @@ has "main: a manifest line that cannot be applied is reported" \
   '^capinit: warning: unable to set the file capabilities of /test/not-shipped \(/etc/capinit/filecaps:5\): No such file or directory$'
 has "main: and the service whose command it is is refused" \
   '^capinit: service ghost: refused: its command.s file capabilities do not match the filecaps manifest$'
-has "main: the file with an error is reported with FILE:LINE" "^capinit: /etc/capinit/services/broken.svc:3: unknown key 'colour'"
+has "main: the file with an error is reported with FILE:LINE" "^capinit: /etc/capinit/services/broken.svc:3: error: unknown key 'colour'"
 has "main: and the boot went on: all services ready (capinit's clock)" '^capinit: all 6 services ready [0-9]+ ms after capinit started$'
 has "main: the runner asked for the power off" '^capinit: capctl poweroff: stopping every service$'
 # shutdown in reverse dependency order: what depends on (or comes after) a
@@ -192,8 +192,9 @@ has "emergency: the kernel powered down" 'reboot: Power down$'
 # ---------------------------------------------------------------- fstab-root
 boot fstab-root
 t_eq "$end $rc" "exit 0" "fstab-root: QEMU exited 0 (poweroff from the emergency shell)"
-has "fstab-root: the root's entry failing is fatal, with its FILE:LINE" \
-  '^capinit: fatal: /etc/fstab:3: unable to remount / \(rw,capinit-bogus\): Invalid argument$'
+has "fstab-root: the root's entry failing is reported with its FILE:LINE" \
+  '^capinit: /etc/fstab:3: error: unable to remount / \(rw,capinit-bogus\): Invalid argument$'
+has "fstab-root: ... and it is fatal" '^capinit: fatal: unable to remount / as /etc/fstab:3 says$'
 has "fstab-root: the emergency shell of capinit.conf is started" '^capinit: starting the emergency shell /bin/busybox '
 tr -d '\r' < "$dir/results.txt" > "$dir/results.tap" 2>/dev/null
 while IFS= read -r l; do

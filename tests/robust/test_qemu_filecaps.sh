@@ -32,14 +32,14 @@ t_eq "$guest_bad:$guest_ok" "0:8" "in the guest: 8 checks, none failed"
 grep -A2 '^not ok ' "$out/results.txt" | sed 's/^/#   /'
 
 M=/etc/capinit/filecaps
-want="capinit: $M:5: control character in line (binary file?)
-capinit: $M:6: 'test/probe': expected an absolute path
-capinit: $M:7: '/test/../test/probe': '..' is not allowed in a path
-capinit: $M:8: expected one capability text after the path (as setcap: cap_net_raw+ep)
-capinit: $M:9: invalid capability text 'cap_bogus+ep' (as setcap: cap_net_raw+ep)
-capinit: $M:10: 'cap_net_raw+e': the effective flag is one bit for a file: it must cover all its capabilities or none
-capinit: $M:11: '/test/svc_helper' is already listed on line 4
-capinit: $M:13: control character in line (binary file?)
+want="capinit: $M:5: error: control character in line (binary file?)
+capinit: $M:6: error: 'test/probe': expected an absolute path
+capinit: $M:7: error: '/test/../test/probe': '..' is not allowed in a path
+capinit: $M:8: error: expected one capability text after the path (as setcap: cap_net_raw+ep)
+capinit: $M:9: error: invalid capability text 'cap_bogus+ep' (as setcap: cap_net_raw+ep)
+capinit: $M:10: error: 'cap_net_raw+e': the effective flag is one bit for a file: it must cover all its capabilities or none
+capinit: $M:11: error: '/test/svc_helper' is already listed on line 4
+capinit: $M:13: error: control character in line (binary file?)
 capinit: filecaps: 2 of 2 files as the manifest says"
 t_eq "$(grep -e "^capinit: $M:" -e '^capinit: filecaps:' "$con")" "$want" \
   "the console names each of the 8 bad lines with its number, then applies the 2 good ones"

@@ -205,10 +205,10 @@ has "the root was mounted read-only by stage 1" '^stage1: /dev/vda \(ext4\) moun
 line_of() { grep -n "$1" tests/qemu/appliance-disks/etc/fstab | head -n 1 | cut -d: -f1; }
 l=$(line_of ' /slow ')
 has "/etc/fstab:$l: a nofail disk that is not there is a note" \
-  "^capinit: /etc/fstab:$l: /dev/vdc is not there \\(nofail\\): /slow not mounted\$"
+  "^capinit: /etc/fstab:$l: warning: /dev/vdc is not there \\(nofail\\): /slow not mounted\$"
 l=$(line_of ' /nowhere ')
 has "/etc/fstab:$l: a missing mount point is reported, the boot goes on" \
-  "^capinit: /etc/fstab:$l: mount point /nowhere: No such file or directory\$"
+  "^capinit: /etc/fstab:$l: error: mount point /nowhere: No such file or directory\$"
 has "fstab: /, /data, /scratch, /proc (there already), /data-auto of 7, the swap file" \
   '^capinit: fstab: 5 of 7 mounted, 1 of 1 swap areas on$'
 at() { grep -nF "$1" "$con" | head -n 1 | cut -d: -f1; }

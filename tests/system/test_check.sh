@@ -18,10 +18,11 @@ printf 'description = x\ncommand = /bin/true\ncapabilities = net_raw\nbounding =
 
 out=$("$CAPCTL" check -R "$R" -c "$T/c" 2>"$T/err"); rc=$?
 t_eq "$rc" 1 "3 good + 2 bad: exit status 1"
-t_eq "$out" "$S/bad1.svc:2: unknown key 'usr' (did you mean 'user'?)
-$S/bad1.svc:3: ready: fd:1 is stdin, stdout or stderr: use a descriptor of 3 or more
-$S/bad2.svc:3: capabilities: cap_net_raw not in the bounding set (line 4): add it to 'bounding' or remove it here
-$S/bad2.svc:5: depends: unknown service 'nosuch'" "3 good + 2 bad: exactly the bad files' problems, with lines"
+t_eq "$out" "capctl: $S/bad1.svc:2: error: unknown key 'usr' (did you mean 'user'?)
+capctl: $S/bad1.svc:3: error: ready: fd:1 is stdin, stdout or stderr: use a descriptor of 3 or more
+capctl: $S/bad2.svc:3: error: capabilities: cap_net_raw not in the bounding set (line 4): add it to 'bounding' or remove it here
+capctl: $S/bad2.svc:5: error: depends: unknown service 'nosuch'" \
+  "3 good + 2 bad: exactly the bad files' problems, as PROG: FILE:LINE: error: text"
 t_eq "$(cat "$T/err")" "capctl: 4 errors, 0 warnings; 2 services refused" "summary line on stderr"
 
 mv "$S/bad1.svc" "$S/bad1.off"; mv "$S/bad2.svc" "$S/bad2.off"
@@ -34,15 +35,16 @@ out=$("$CAPCTL" check -R "$R" "$S/shell.svc" 2>&1); rc=$?
 t_eq "$rc:$out" "0:" "one file whose dependency is a sibling: valid"
 mv "$S/net.svc" "$S/net.off"
 out=$("$CAPCTL" check -R "$R" "$S/shell.svc" 2>/dev/null); rc=$?
-t_eq "$rc:$out" "1:$S/shell.svc:4: depends: unknown service 'net'" "the same file without its sibling: unknown dependency"
+t_eq "$rc:$out" "1:capctl: $S/shell.svc:4: error: depends: unknown service 'net'" "the same file without its sibling: unknown dependency"
 mv "$S/net.off" "$S/net.svc"
 
 # --- bad input never crashes: each case has a clear message ------------
 mkdir -p "$T/b/services"
 S=$T/b/services
 bad() { # NAME EXPECTED WHAT -- check the one file, exact output and status
+  # EXPECTED: ":LINE: text", or ": text" about the whole file
   out=$("$CAPCTL" check -R "$R" "$S/$1" 2>/dev/null); rc=$?
-  t_eq "$rc:$out" "1:$S/$1$2" "$3"
+  t_eq "$rc:$out" "1:capctl: $S/$1$(printf '%s' "$2" | sed 's/^\(:[0-9][0-9]*\)\{0,1\}: /&error: /')" "$3"
   rm -rf "$S/$1"
 }
 good() { # NAME WHAT -- positive control: the same kind of input, valid
@@ -67,7 +69,7 @@ printf 'command = /bin/true\n\177ELF\001\002\000\000binary\n' > "$S/bin.svc"
 bad bin.svc ":2: control character 0x7f in line" "binary data"
 head -c 4096 /dev/urandom > "$S/rand.svc"
 out=$("$CAPCTL" check -R "$R" "$S/rand.svc" 2>/dev/null); rc=$?
-t_eq "$rc:$(echo "$out" | head -n 1 | cut -d: -f1)" "1:$S/rand.svc" "random bytes: refused with messages, no crash"
+t_eq "$rc:$(echo "$out" | head -n 1 | sed 's/^capctl: \([^:]*\):.*/\1/')" "1:$S/rand.svc" "random bytes: refused with messages, no crash"
 rm -f "$S/rand.svc"
 
 mkdir "$S/dir.svc"
@@ -83,7 +85,7 @@ bad fifo.svc ": not a regular file" "a FIFO (must not block)"
 printf 'command = /bin/true\ndepends = ../etc/passwd\n' > "$S/slash.svc"
 bad slash.svc ":2: depends: invalid service name '../etc/passwd' (letters, digits, '_', '.', '@', '-'; at most 64; not starting with '.')" "a service name with '/'"
 out=$("$CAPCTL" check -R "$R" "$S/no/such.svc" 2>/dev/null); rc=$?
-t_eq "$rc:$out" "1:$S/no/such.svc: unable to open: No such file or directory" "a path through a missing directory"
+t_eq "$rc:$out" "1:capctl: $S/no/such.svc: error: unable to open: No such file or directory" "a path through a missing directory"
 printf 'command = /bin/true\n' > "$S/a b.svc"
 bad "a b.svc" ": invalid service name (letters, digits, '_', '.', '@', '-'; at most 64; not starting with '.')" "a file name with a blank"
 printf 'command = /bin/true\n' > "$S/x.conf"

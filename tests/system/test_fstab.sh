@@ -103,11 +103,11 @@ tmpfs $M/g tmpfs size=3m
 EOF
 in_ns "mount -t tmpfs -o size=5m tmpfs '$M/g' && '$TRY' mount '$T/fstab.bad'; echo \"exit \$?\"; cat /proc/self/mountinfo" > "$T/bad.out"
 t_eq "$(sed -n 's/^exit //p' "$T/bad.out")" 0 "failures: the boot goes on (exit 0)"
-t_eq "$(cat "$T/ns.err")" "capinit: $T/fstab.bad:5: more than 6 fields (a comment must be a line of its own)
-capinit: $T/fstab.bad:2: mount point $M/nowhere: No such file or directory
-capinit: $T/fstab.bad:3: unable to mount tmpfs on $M/b (nosuchfs): No such device
-capinit: $T/fstab.bad:4: /dev/capinit-no-such-disk is not there (nofail): $M/c not mounted
-capinit: $T/fstab.bad:6: $M/e needs the network (_netdev), which services bring up: not mounted at boot
+t_eq "$(cat "$T/ns.err")" "capinit: $T/fstab.bad:5: error: more than 6 fields (a comment must be a line of its own)
+capinit: $T/fstab.bad:2: error: mount point $M/nowhere: No such file or directory
+capinit: $T/fstab.bad:3: error: unable to mount tmpfs on $M/b (nosuchfs): No such device
+capinit: $T/fstab.bad:4: warning: /dev/capinit-no-such-disk is not there (nofail): $M/c not mounted
+capinit: $T/fstab.bad:6: warning: $M/e needs the network (_netdev), which services bring up: not mounted at boot
 capinit: fstab: 2 of 5 mounted" "failures: each with its FILE:LINE, then 2 of 5 (/a, and /g that was there)"
 t_eq "$(mounts_below < "$T/bad.out" | awk '{ print $1, $NF }')" "$M/g rw,size=5120k
 $M/a rw,size=1024k" "failures: /a mounted, /g left as it was (size=5m), nothing else"
@@ -120,8 +120,9 @@ tmpfs $M/b tmpfs size=1m
 EOF
 in_ns "'$TRY' mount '$T/fstab.required'; echo \"exit \$?\"; cat /proc/self/mountinfo" > "$T/req.out"
 t_eq "$(sed -n 's/^exit //p' "$T/req.out")" 1 "x-capinit.required: its failure is fatal"
-t_eq "$(cat "$T/ns.err")" "capinit: fatal: $T/fstab.required:2: mount point $M/nowhere: No such file or directory" \
-  "x-capinit.required: the fatal line names FILE:LINE and the reason"
+t_eq "$(cat "$T/ns.err")" "capinit: $T/fstab.required:2: error: mount point $M/nowhere: No such file or directory
+capinit: fatal: unable to mount $M/nowhere as $T/fstab.required:2 requires (x-capinit.required)" \
+  "x-capinit.required: its error (FILE:LINE and the reason), then the fatal line"
 t_eq "$(mounts_below < "$T/req.out" | cut -d' ' -f1)" "$M/a" "x-capinit.required: the lines before it mounted, none after"
 sed 's/x-capinit.required/defaults/' "$T/fstab.required" > "$T/fstab.notrequired"
 in_ns "'$TRY' mount '$T/fstab.notrequired'; echo \"exit \$?\"" > "$T/notreq.out"

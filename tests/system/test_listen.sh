@@ -223,7 +223,7 @@ mkdir -p "$C/services"
 bad() { # LINE, expected message
   printf 'command = /bin/true\n%s\n' "$1" > "$C/services/x.svc"
   out=$("$CAPCTL" check -c "$C" 2>/dev/null)
-  t_eq "$out" "$C/services/x.svc:2: $2" "check refuses '$1'"
+  t_eq "$out" "capctl: $C/services/x.svc:2: error: $2" "check refuses '$1'"
 }
 bad "listen = 0" "listen: the port must be 1 to 65535, not '0'"
 bad "listen = 65536" "listen: the port must be 1 to 65535, not '65536'"
@@ -239,7 +239,7 @@ bad "listen = /run/$long" "listen: the socket's name (after the last '/') is lon
 bad "environment = LISTEN_FDS=1" "environment: LISTEN_FDS is set by capinit for the sockets of the listen key"
 printf 'command = /bin/true\nlisten = 80 443\nready = fd:4\n' > "$C/services/x.svc"
 out=$("$CAPCTL" check -c "$C" 2>/dev/null)
-t_eq "$out" "$C/services/x.svc:3: ready: descriptor 4 is the socket of listen = 443 (line 2): use another" \
+t_eq "$out" "capctl: $C/services/x.svc:3: error: ready: descriptor 4 is the socket of listen = 443 (line 2): use another" \
   "check refuses a readiness descriptor that is a listen socket's"
 printf 'command = /bin/true\nlisten = 127.0.0.1:80 [::]:80 /run/x.sock\nready = fd:6\n' > "$C/services/x.svc"
 out=$("$CAPCTL" check -c "$C" 2>&1)

@@ -211,7 +211,7 @@ t_eq "$(sv_field bad failure)" "invalid service file (capctl check)" "refused: s
 t_ok "$([ ! -e "$T/refused" ]; echo $?)" "refused: none of the refused commands ever ran"
 grep -q "dependency cycle: cyc[12] -> cyc[12] -> cyc[12]" "$T/capinit.out"
 t_ok $? "refused: capinit reports the dependency cycle"
-grep -q "needbad.svc:[0-9]*: depends on 'bad', which is refused" "$T/capinit.out"
+grep -q "needbad.svc:[0-9]*: error: depends on 'bad', which is refused" "$T/capinit.out"
 t_ok $? "refused: capinit reports the dependent of the refused file"
 out=$(sv_ctl start bad 2>&1)
 t_eq "$?:$out" "1:capctl: error: service 'bad' is refused: its file has errors (capctl check)" \

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include "../../conf/names.h"
+#include "../../conf/svc.h"
 #include "../../conf/values.h"
 #include "t.h"
 
@@ -133,11 +134,42 @@ static void vocabularies(void)
   t_ok(rlimit_from_name("files") == 0, "rlimit files refused");
 }
 
+/* The enum-valued keys' tables: each word to its enum value and back, the
+ * message's list, and a word of no table refused. */
+static void enum_vocabularies(void)
+{
+  static struct {
+    name_value const *t;
+    char const *list;
+    char const *words[5];
+    int values[5];
+  } const v[] = {
+    { type_names, "longrun or oneshot", { "longrun", "oneshot" }, { SVC_LONGRUN, SVC_ONESHOT } },
+    { mode_names, "legacy or noroot", { "legacy", "noroot" }, { SVC_LEGACY, SVC_NOROOT } },
+    { restart_names, "always, on-failure or never", { "always", "on-failure", "never" },
+      { RESTART_ALWAYS, RESTART_ON_FAILURE, RESTART_NEVER } },
+    { log_names, "file, console, kmsg or none", { "file", "console", "kmsg", "none" },
+      { LOG_FILE, LOG_CONSOLE, LOG_KMSG, LOG_NONE } },
+  };
+  char buf[128];
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    t_streq(vocab_list(v[i].t, buf, sizeof buf), v[i].list, "vocabulary list '%s'", v[i].list);
+    for (size_t j = 0; v[i].words[j]; j++) {
+      t_ok(vocab_value(v[i].t, v[i].words[j]) == v[i].values[j], "'%s' is %d", v[i].words[j], v[i].values[j]);
+      t_streq(vocab_name(v[i].t, v[i].values[j]), v[i].words[j], "%d is '%s'", v[i].values[j], v[i].words[j]);
+    }
+    t_ok(vocab_value(v[i].t, "Oneshot") == -1 && vocab_value(v[i].t, "") == -1,
+         "'%s': a word of no table (case counts) is -1", v[i].list);
+    t_streq(vocab_name(v[i].t, 99), "?", "'%s': a value of none is '?'", v[i].list);
+  }
+}
+
 int main(void)
 {
   durations();
   argv_split();
   sizes_and_modes();
   vocabularies();
+  enum_vocabularies();
   return t_done();
 }

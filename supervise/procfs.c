@@ -1,0 +1,45 @@
+/* supervise/procfs.c -- see procfs.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procfs.h"
+
+ssize_t procfs_read(pid_t pid, char const *name, char *buf, size_t len)
+{
+  char path[96];
+  ssize_t r;
+  int fd;
+  if (len < 2) return -1;
+  snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  while ((r = read(fd, buf, len - 1)) < 0 && errno == EINTR) ;
+  close(fd);
+  if (r <= 0) return -1;
+  buf[r] = 0;
+  return r;
+}
+
+int procfs_field(char const *status, char const *key, char *out, size_t len)
+{
+  size_t kl = strlen(key);
+  for (char const *p = status; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
+    size_t n;
+    if (strncmp(p, key, kl) || p[kl] != ':') continue;
+    p += kl + 1;
+    while (*p == ' ' || *p == '\t') p++;
+    n = strcspn(p, "\n");
+    if (len && n >= len) n = len - 1;
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
+    if (!len) return 0;
+    memcpy(out, p, n);
+    out[n] = 0;
+    for (char *t = out; *t; t++)
+      if (*t == '\t') *t = ' ';
+    return 0;
+  }
+  return -1;
+}
