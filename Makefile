@@ -135,11 +135,21 @@ FORCE:
 
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
-ENGINE_OBJ := $(B)/obj/supervise/privilege.o $(B)/obj/supervise/container.o $(B)/obj/supervise/reaper.o
+# The three programs and what they share: the privilege engine (engine/),
+# the configuration (conf/), and the control protocol's table and the
+# /proc and credential readers of supervise/ (capctl's too).
+ENGINE_SRC := engine/privilege.c engine/container.c engine/reaper.c
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
+SHARED_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/control_verbs.c supervise/creds.c supervise/procfs.c)
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
   supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_dispatch.c supervise/control_records.c \
-  supervise/control_reply.c supervise/control_verify.c supervise/control_verbs.c supervise/creds.c supervise/verify_container.c \
-  supervise/procs.c supervise/procfs.c supervise/initctl.c)
+  supervise/control_reply.c supervise/control_verify.c supervise/verify_container.c \
+  supervise/procs.c supervise/initctl.c) $(SHARED_OBJ)
+INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/capinit.c init/boot.c init/fstab.c init/shutdown.c init/step.c)
+# each program's objects: capinit_OBJ, capctl_OBJ, capexec_OBJ
+capinit_OBJ := $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard capctl/*.c)) $(SHARED_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+capexec_OBJ := $(B)/obj/capexec/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
@@ -200,24 +210,16 @@ $(B)/obj/%.o: %.c $(FLAGS_STAMP) | $(SYSROOT_STAMP)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/boot.c init/fstab.c init/shutdown.c init/step.c)
-
-$(B)/bin/capinit: $(B)/obj/init/capinit.o $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
-	@mkdir -p $(@D)
-	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-
-$(B)/bin/capctl: $(B)/obj/supervise/capctl.o $(B)/obj/supervise/capctl_args.o $(B)/obj/supervise/capctl_explain.o \
-  $(B)/obj/supervise/capctl_live.o $(B)/obj/supervise/control_verbs.o $(B)/obj/supervise/creds.o $(B)/obj/supervise/procfs.o \
-  $(ENGINE_OBJ) $(CONF_OBJ)
-	@mkdir -p $(@D)
-	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-
-$(B)/bin/capexec: $(B)/obj/supervise/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
-	@mkdir -p $(@D)
-	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+# One link recipe for every static program of ours (the three, and the
+# test programs built from their code); the fixtures have their own flags.
+define LINK
+@mkdir -p $(@D)
+$(say) LD $@
+$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+endef
+.SECONDEXPANSION:
+$(BINS): $(B)/bin/%: $$($$*_OBJ)
+	$(LINK)
 
 # Test-only programs: the credentials probe, capexec built with the
 # fault-injection layer (-DPRIV_FAULT), which release builds never have,
@@ -241,9 +243,7 @@ $(B)/tests/svc_helper: $(B)/obj-fixture/tests/svc_helper.o
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
 $(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(B)/obj/supervise/console.o $(CONF_OBJ)
-	@mkdir -p $(@D)
-	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(LINK)
 
 $(B)/tests/secbits_try: $(B)/obj-fixture/tests/secbits_try.o
 	@mkdir -p $(@D)
@@ -260,11 +260,8 @@ $(B)/obj-fault/%.o: %.c $(FLAGS_STAMP) | $(SYSROOT_STAMP)
 	$(say) CC $< [fault]
 	$(Q)$(CC) $(ALL_CFLAGS) -DPRIV_FAULT -MMD -MP -c -o $@ $<
 
-$(B)/tests/capexec-fault: $(B)/obj-fault/supervise/capexec.o $(B)/obj-fault/supervise/privilege.o \
-  $(B)/obj-fault/supervise/container.o $(B)/obj-fault/supervise/reaper.o $(CONF_OBJ)
-	@mkdir -p $(@D)
-	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(B)/tests/capexec-fault: $(B)/obj-fault/capexec/capexec.o $(ENGINE_SRC:%.c=$(B)/obj-fault/%.o) $(CONF_OBJ)
+	$(LINK)
 
 # --- fuzzing (libFuzzer, clang, glibc + Debian's libcap) -------------------
 # Fuzz targets link conf/ and the pure parsers of supervise/, built with
@@ -284,7 +281,9 @@ $(FUZZ_STAMP): mk/deps.sh
 	@sh mk/deps.sh fuzz
 	@touch $@
 
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | $(FUZZ_STAMP)
+# one compile of several sources: every header they could include counts
+FUZZ_HEADERS := $(wildcard conf/*.h supervise/*.h engine/*.h tests/fuzz/*.h)
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(FUZZ_HEADERS) | $(FUZZ_STAMP)
 	@mkdir -p $(@D)
 	$(say) FUZZ $@
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcap
@@ -302,19 +301,19 @@ $(B)/man/%: docs/%.scd | $(DEPS_STAMP)
 
 # Unit tests: one static binary per file, linked with conf/.
 $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
-	@mkdir -p $(@D)
-	$(say) LD $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(LINK)
 
 # capctl's command line is tested alone (it is not in conf/)
-$(B)/tests/unit/test_capctl_args: $(B)/obj/supervise/capctl_args.o
+$(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
+# make check: what it needs, gathered in CHECK_INPUTS by each block of this
+# file (the one check rule is at the end), then tests/run
 ifeq ($(DEPS_ARCH),)
-check: all $(UNIT_BINS) $(TEST_BINS) $(BUSYBOX) $(FUZZ_BINS) $(CHECK_STAMP) cross-inputs
-	@CROSS_CHECK="$(CROSS_CHECK)" sh tests/run $(B)
+CHECK_INPUTS := all $(UNIT_BINS) $(TEST_BINS) $(BUSYBOX) $(FUZZ_BINS) $(CHECK_STAMP) cross-inputs
+CHECK_ENV = CROSS_CHECK="$(CROSS_CHECK)"
 else
-check: check-inputs
-	@sh tests/run $(B)
+CHECK_INPUTS := check-inputs
+CHECK_ENV :=
 endif
 
 .PHONY: check-asan check-asan-run
@@ -339,7 +338,7 @@ $(QEMU_TOOL): $(B)/obj/tests/qemu/guest_tool.o
 $(QEMU_KERNEL): tests/qemu/kernel.sh mk/extract-deb.sh $(ARCH_FILE) | $(DEPS_STAMP)
 	@sh tests/qemu/kernel.sh $(B)
 
-check: $(QEMU_TOOL) $(QEMU_KERNEL)
+CHECK_INPUTS += $(QEMU_TOOL) $(QEMU_KERNEL)
 
 # the QEMU tier alone (about a minute)
 .PHONY: check-qemu
@@ -383,7 +382,7 @@ demo: $(IMAGE_INPUTS)
 boot: image
 	@sh rootfs/qemu.sh boot $(B) $(APPLIANCE)
 
-check: $(PINGER) $(IMAGE_STAMP)
+CHECK_INPUTS += $(PINGER) $(IMAGE_STAMP)
 
 # the appliance test alone (tests/qemu/test_appliance.sh, about 25 s)
 .PHONY: check-appliance
@@ -544,5 +543,9 @@ clean:
 
 distclean:
 	rm -rf $(B)
+
+# ---- make check: the one rule --------------------------------------------
+check: $(CHECK_INPUTS)
+	@$(CHECK_ENV) sh tests/run $(B)
 
 -include $(shell find $(B)/obj $(B)/obj-fault $(B)/obj-fixture -name '*.d' 2>/dev/null)

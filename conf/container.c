@@ -240,7 +240,7 @@ static char const *listen_parse(char const *v, ct_listen *l)
     if (why) return why;
     if (strlen(v) >= sizeof l->addr.un.sun_path) return "path too long for a socket (at most 107 bytes)";
     if (!v[1]) return "'/' is a directory, not a socket's path";
-    /* bound as /proc/self/fd/N/NAME (supervise/container.c) */
+    /* bound as /proc/self/fd/N/NAME (engine/container.c) */
     if (strlen(strrchr(v, '/') + 1) > 80) return "the socket's name (after the last '/') is longer than 80 bytes";
     l->addr.un.sun_family = AF_UNIX;
     strcpy(l->addr.un.sun_path, v);

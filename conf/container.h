@@ -2,7 +2,7 @@
  * declares it: its own file tree (read-only, writable paths, binds, a root
  * directory, a private /tmp), process view, network, hostname and IPC.
  * The engine builds it in the child before the privilege stages
- * (supervise/container.c); explain describes it; verify checks it.
+ * (engine/container.c); explain describes it; verify checks it.
  * Everything the child needs is here, resolved in the parent. */
 #ifndef CAPINIT_CONF_CONTAINER_H
 #define CAPINIT_CONF_CONTAINER_H

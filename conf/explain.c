@@ -72,7 +72,7 @@ static int ids_allowed(uint32_t r, uint32_t e, uint32_t sv, uint32_t want)
   return want == r || want == e || want == sv;
 }
 
-/* The engine, stage by stage (supervise/privilege.c), on a model of the
+/* The engine, stage by stage (engine/privilege.c), on a model of the
  * process: a function for each group of stages, each 0, or -1 after
  * refuse(). */
 

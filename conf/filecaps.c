@@ -72,8 +72,9 @@ static int add_entry(diag_list *diags, char const *file, unsigned line, char con
   return 0;
 }
 
-static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, filecaps *out)
+static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, void *arg)
 {
+  filecaps *out = arg;
   char *path, *text, *end;
 
   while (isblank_(*s)) s++;
@@ -116,34 +117,7 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
 
 unsigned filecaps_parse(diag_list *diags, char const *file, char const *buf, size_t len, filecaps *out)
 {
-  unsigned line = 0, errors = 0;
-  char *copy = 0;
-  while (len && errors <= CONF_DIAG_MAX) {
-    char const *nl = memchr(buf, '\n', len);
-    size_t n = nl ? (size_t)(nl - buf) : len, i;
-    int bad = 0;
-    line++;
-    for (i = 0; i < n; i++) {
-      unsigned char ch = (unsigned char)buf[i];
-      if ((ch < 0x20 && ch != '\t') || ch == 0x7f) bad = 1;
-    }
-    if (bad) {
-      diag_add(diags, DIAG_ERROR, file, line, "control character in line (binary file?)");
-      errors++;
-    } else if (n > CONF_LINE_MAX) {
-      diag_add(diags, DIAG_ERROR, file, line, "line too long");
-      errors++;
-    } else {
-      copy = xreallocarray(copy, n + 1, 1);
-      memcpy(copy, buf, n);
-      copy[n] = 0;
-      if (parse_line(diags, file, line, copy, out) < 0) errors++;
-    }
-    buf += n + (nl ? 1 : 0);
-    len -= n + (nl ? 1 : 0);
-  }
-  free(copy);
-  return errors;
+  return conf_each_line(diags, file, buf, len, parse_line, out);
 }
 
 int filecaps_load(diag_list *diags, char const *path, filecaps *out)

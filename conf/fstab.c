@@ -365,8 +365,9 @@ static int other_fields(diag_list *diags, char const *file, unsigned line, char 
   return 0;
 }
 
-static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, fstab *out)
+static int parse_line(diag_list *diags, char const *file, unsigned line, char *s, void *arg)
 {
+  fstab *out = arg;
   char *f[FIELDS_MAX + 1];
   size_t n;
   int escapes, root;
@@ -414,36 +415,7 @@ static int parse_line(diag_list *diags, char const *file, unsigned line, char *s
 
 unsigned fstab_parse(diag_list *diags, char const *file, char const *buf, size_t len, fstab *out)
 {
-  unsigned line = 0, errors = 0;
-  char *copy = 0;
-  while (len && errors <= CONF_DIAG_MAX) {
-    char const *nl = memchr(buf, '\n', len);
-    size_t n = nl ? (size_t)(nl - buf) : len, i;
-    int bad = 0;
-    line++;
-    for (i = 0; i < n; i++) {
-      unsigned char ch = (unsigned char)buf[i];
-      if ((ch < 0x20 && ch != '\t') || ch == 0x7f) bad = 1;
-    }
-    if (bad) {
-      diag_add(diags, DIAG_ERROR, file, line, "control character in line (binary file?)");
-      errors++;
-    } else if (n > CONF_LINE_MAX) {
-      diag_add(diags, DIAG_ERROR, file, line, "line too long");
-      errors++;
-    } else {
-      copy = xreallocarray(copy, n + 1, 1);
-      memcpy(copy, buf, n);
-      copy[n] = 0;
-      if (parse_line(diags, file, line, copy, out) < 0) errors++;
-    }
-    buf += n + (nl ? 1 : 0);
-    len -= n + (nl ? 1 : 0);
-  }
-  if (len && errors > CONF_DIAG_MAX)
-    diag_add(diags, DIAG_ERROR, file, line, "too many problems: the rest of this file is not read");
-  free(copy);
-  return errors;
+  return conf_each_line(diags, file, buf, len, parse_line, out);
 }
 
 int fstab_load(diag_list *diags, char const *path, fstab *out)

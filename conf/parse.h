@@ -47,6 +47,15 @@ unsigned conf_parse_pair(diag_list *diags, char const *file, unsigned line,
                          char const *pair, conf_key const *keys, size_t nkeys,
                          unsigned *lines, void *obj);
 
+/* The lines of a line-oriented file (filecaps, fstab): each one free of
+ * control characters and at most CONF_LINE_MAX bytes goes to fn as a
+ * NUL-terminated copy it may change; the others are errors here.  fn
+ * returns -1 for an error (it said what).  After CONF_DIAG_MAX errors the
+ * rest is not read (and that is said).  Returns the number of errors. */
+typedef int conf_line_fn(diag_list *diags, char const *file, unsigned line, char *s, void *arg);
+unsigned conf_each_line(diag_list *diags, char const *file, char const *buf, size_t len,
+                        conf_line_fn *fn, void *arg);
+
 /* Read a whole configuration file (regular, at most CONF_FILE_MAX bytes;
  * FIFOs and devices are refused without blocking).  Returns a malloc'd
  * buffer, or NULL after reporting "FILE: message". */

@@ -23,7 +23,7 @@
 
 #include <sys/reboot.h>
 
-#include "../supervise/privilege.h"
+#include "../engine/privilege.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
 

@@ -11,7 +11,7 @@
 #include "../conf/names.h"
 #include "control.h"
 #include "control_client.h"
-#include "privilege.h"
+#include "../engine/privilege.h"
 #include "procfs.h"
 
 void record_clean(char *s)

@@ -20,12 +20,12 @@
 
 #include "creds.h"
 #include "procfs.h"
-#include "sysnum.h"
+#include "../engine/privilege.h"
+#include "../engine/sysnum.h"
 
 int creds_launcher(cred_state *c)
 {
-  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-  struct __user_cap_data_struct d[2];
+  priv_caps caps;
   gid_t g[EXPLAIN_GROUPS_MAX];
   long n, i;
   unsigned cap;
@@ -33,13 +33,13 @@ int creds_launcher(cred_state *c)
   if (syscall(SYS_getresuid, &c->ruid, &c->euid, &c->suid) < 0 ||
       syscall(SYS_getresgid, &c->rgid, &c->egid, &c->sgid) < 0 ||
       (n = syscall(SYS_getgroups, EXPLAIN_GROUPS_MAX, g)) < 0 ||
-      syscall(SYS_capget, &h, d) < 0)
+      priv_caps_get(&caps) < 0)
     return -1;
   for (i = 0; i < n; i++) c->groups[i] = g[i];
   c->ngroups = (size_t)n;
-  c->inh = d[0].inheritable | (uint64_t)d[1].inheritable << 32;
-  c->prm = d[0].permitted | (uint64_t)d[1].permitted << 32;
-  c->eff = d[0].effective | (uint64_t)d[1].effective << 32;
+  c->inh = caps.inh;
+  c->prm = caps.prm;
+  c->eff = caps.eff;
   for (cap = 0; cap < 64; cap++) {
     int r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
     if (r < 0) break;

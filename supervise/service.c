@@ -19,9 +19,9 @@
 
 #include "../conf/names.h"
 #include "notify.h"
-#include "privilege.h"
+#include "../engine/privilege.h"
 #include "procfs.h"
-#include "reaper.h"
+#include "../engine/reaper.h"
 #include "supervisor.h"
 
 char const *const state_names[] = {

@@ -21,9 +21,9 @@
 
 #include "../conf/diag.h"
 #include "notify.h"
-#include "privilege.h"
+#include "../engine/privilege.h"
 #include "supervisor.h"
-#include "sysnum.h"
+#include "../engine/sysnum.h"
 
 supervisor sv;
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "../supervise/sysnum.h"
+#include "../engine/sysnum.h"
 
 static int mismatches;
 

@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "../../supervise/sysnum.h"
+#include "../../engine/sysnum.h"
 
 #define CAP_NBS 10  /* cap_net_bind_service */
 #define NOBODY 65534

@@ -2,7 +2,7 @@
 # User and group ids that 16 bits cannot hold, and lists of groups, as the
 # kernel applies them: through capexec, and capinit's services.  On 32-bit
 # ARM the plain setresuid, setgroups... system calls are the old 16-bit
-# ones (supervise/sysnum.h): a uid above 65535 was truncated, and the
+# ones (engine/sysnum.h): a uid above 65535 was truncated, and the
 # groups audio,video (29, 44) read as 16-bit halves became 29 and 0, the
 # root group.  Natively these pass either way; on armhf (make ARCH=armhf
 # check) they are the regression test.

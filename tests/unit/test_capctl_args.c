@@ -1,8 +1,8 @@
-/* Unit tests: capctl's command line (supervise/capctl_args.c): options
+/* Unit tests: capctl's command line (capctl/capctl_args.c): options
  * before the verb, after it, or both; -h and -V anywhere; wrong usage. */
 #include <stdlib.h>
 
-#include "../../supervise/capctl_args.h"
+#include "../../capctl/capctl_args.h"
 #include "t.h"
 
 #define MAXARGS 16

@@ -187,8 +187,11 @@ static void check_too_many(void)
   errors = filecaps_parse(&d, "filecaps", buf, (size_t)(p - buf), &fc);
   t_ueq(errors, CONF_DIAG_MAX + 1, "%zu garbage lines: the parser stops after %u errors", n, CONF_DIAG_MAX + 1);
   t_ueq(fc.n, 1, "... the good line before them is kept, the one after them is not read");
-  t_ok(d.n == CONF_DIAG_MAX + 1 && d.v[d.n - 1].line == CONF_DIAG_MAX + 2,
-       "... each error reported with its line (the last on line %u)", d.n ? d.v[d.n - 1].line : 0);
+  t_ok(d.n == CONF_DIAG_MAX + 2 && d.v[d.n - 2].line == CONF_DIAG_MAX + 2,
+       "... each error reported with its line (the last on line %u)", d.n > 1 ? d.v[d.n - 2].line : 0);
+  t_ok(d.n == CONF_DIAG_MAX + 2 && d.v[d.n - 1].line == CONF_DIAG_MAX + 2 &&
+       !strcmp(d.v[d.n - 1].text, "too many problems: the rest of this file is not read"),
+       "... then that the rest is not read (as fstab and service files say)");
   free(buf);
   filecaps_free(&fc);
   diag_free(&d);

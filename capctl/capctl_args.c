@@ -1,4 +1,4 @@
-/* supervise/capctl_args.c -- capctl's command line, before any verb runs.
+/* capctl/capctl_args.c -- capctl's command line, before any verb runs.
  *
  * Options may stand before the verb as well as after it (`capctl -r DIR
  * status`, `capctl status -r DIR`: git -C, systemctl -H).  This parser

@@ -1,4 +1,4 @@
-/* supervise/reaper.h -- the first process of a service's own PID namespace
+/* engine/reaper.h -- the first process of a service's own PID namespace
  * (private-pids = yes).
  *
  * The first process of a PID namespace is its init: the kernel drops every

@@ -1,4 +1,4 @@
-/* supervise/capctl_live.c -- capctl's live verbs: a request on capinit's
+/* capctl/capctl_live.c -- capctl's live verbs: a request on capinit's
  * control socket, the reply records printed as text or JSON. */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include <skalibs/strerr.h>
 
 #include "capctl.h"
-#include "control.h"
+#include "../supervise/control.h"
 
 #define REPLY_TIMEOUT_MS 30000
 #define REPLY_TIMEOUT_TEXT "30 s"
@@ -135,18 +135,6 @@ static char const *field(char const *rec, char const *key, char *out, size_t len
   return out;
 }
 
-static void json_str(char const *s)
-{
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}
-
 typedef struct status_acc_s {
   int json, count, not_up, named;
 } status_acc;
@@ -168,11 +156,11 @@ static void status_json(char *rec, status_acc *a)
     for (i = 0; i < sizeof number_fields / sizeof number_fields[0]; i++)
       if (!strcmp(kv, number_fields[i])) number = 1;
     printf("%s\n    ", first ? "" : ",");
-    json_str(kv);
+    json_string(stdout, kv);
     printf(": ");
     if (!strcmp(kv, "no_new_privs")) printf("%s", !strcmp(eq + 1, "1") ? "true" : !strcmp(eq + 1, "0") ? "false" : "null");
     else if (number) printf("%s", eq[1] && strspn(eq + 1, "0123456789") == strlen(eq + 1) ? eq + 1 : "null");
-    else json_str(eq + 1);
+    else json_string(stdout, eq + 1);
     first = 0;
   }
   printf("\n  }");
@@ -338,6 +326,46 @@ static void json_ms(char const *key, long long ms)
   else printf("%lld", ms);
 }
 
+/* capctl blame --json: the boot's phases, then the services */
+static void blame_json(blame_acc const *a)
+{
+  size_t i;
+  int first;
+  printf("{\n  ");
+  json_ms("kernel_ms", a->kernel_ms);
+  printf(",\n  ");
+  json_ms("ready_ms", a->ready_ms);
+  printf(",\n  \"phases\": [");
+  for (i = 0, first = 1; i < a->n; i++) {
+    if (!a->v[i].phase) continue;
+    printf("%s\n    { \"name\": ", first ? "" : ",");
+    json_string(stdout, a->v[i].name);
+    printf(", ");
+    json_ms("start_ms", a->v[i].start);
+    printf(", ");
+    json_ms("end_ms", a->v[i].end);
+    printf(" }");
+    first = 0;
+  }
+  printf("%s],\n  \"services\": [", first ? "" : "\n  ");
+  for (i = 0, first = 1; i < a->n; i++) {
+    if (a->v[i].phase) continue;
+    printf("%s\n    { \"name\": ", first ? "" : ",");
+    json_string(stdout, a->v[i].name);
+    printf(", \"state\": ");
+    json_string(stdout, a->v[i].state);
+    printf(", \"type\": ");
+    json_string(stdout, a->v[i].type);
+    printf(", ");
+    json_ms("spawned_ms", a->v[i].start);
+    printf(", ");
+    json_ms("ready_ms", a->v[i].end);
+    printf(" }");
+    first = 0;
+  }
+  printf("%s]\n}\n", first ? "" : "\n  ");
+}
+
 static int blame_main(int json)
 {
   static blame_row rows[BLAME_MAX];
@@ -345,45 +373,12 @@ static int blame_main(int json)
   char const *r = transact("blame", blame_record, &a);
   char b1[32], b2[32], b3[32];
   size_t i;
-  int first;
   if (strcmp(r, "ok")) {
     fprintf(stderr, "capctl: %s\n", r);
     return 1;
   }
   if (json) {
-    printf("{\n  ");
-    json_ms("kernel_ms", a.kernel_ms);
-    printf(",\n  ");
-    json_ms("ready_ms", a.ready_ms);
-    printf(",\n  \"phases\": [");
-    for (i = 0, first = 1; i < a.n; i++) {
-      if (!a.v[i].phase) continue;
-      printf("%s\n    { \"name\": ", first ? "" : ",");
-      json_str(a.v[i].name);
-      printf(", ");
-      json_ms("start_ms", a.v[i].start);
-      printf(", ");
-      json_ms("end_ms", a.v[i].end);
-      printf(" }");
-      first = 0;
-    }
-    printf("%s],\n  \"services\": [", first ? "" : "\n  ");
-    for (i = 0, first = 1; i < a.n; i++) {
-      if (a.v[i].phase) continue;
-      printf("%s\n    { \"name\": ", first ? "" : ",");
-      json_str(a.v[i].name);
-      printf(", \"state\": ");
-      json_str(a.v[i].state);
-      printf(", \"type\": ");
-      json_str(a.v[i].type);
-      printf(", ");
-      json_ms("spawned_ms", a.v[i].start);
-      printf(", ");
-      json_ms("ready_ms", a.v[i].end);
-      printf(" }");
-      first = 0;
-    }
-    printf("%s]\n}\n", first ? "" : "\n  ");
+    blame_json(&a);
     return 0;
   }
   printf("capinit started %s after the kernel; ", secs(a.kernel_ms, b1, sizeof b1));

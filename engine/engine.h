@@ -1,4 +1,4 @@
-/* supervise/engine.h -- what the engine's files share (privilege.c, the
+/* engine/engine.h -- what the engine's files share (privilege.c, the
  * identity and capability stages; container.c, the container stages):
  * the failure record and the fault-injection hook of test builds. */
 #ifndef CAPINIT_SUPERVISE_ENGINE_H

@@ -1,4 +1,4 @@
-/* supervise/capctl_explain.c -- `capctl explain`: read what the prediction
+/* capctl/capctl_explain.c -- `capctl explain`: read what the prediction
  * needs (the launcher's credentials, the command's file, the kernel's
  * rules), let conf/explain.c predict, print it as text or JSON.
  *
@@ -27,16 +27,16 @@
 #include "../conf/names.h"
 #include "../conf/svc.h"
 #include "capctl.h"
-#include "control.h"
-#include "creds.h"
-#include "privilege.h"
+#include "../supervise/control.h"
+#include "../supervise/creds.h"
+#include "../engine/privilege.h"
 
 static char const *rule_name(enum setgid_rule r)
 {
   return r == SETGID_RULE_KEEPS ? "keeps" : r == SETGID_RULE_CLEARS ? "clears" : "unknown";
 }
 
-static void json_string(FILE *f, char const *s)
+void json_string(FILE *f, char const *s)
 {
   fputc('"', f);
   for (; *s; s++) {

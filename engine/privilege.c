@@ -1,4 +1,4 @@
-/* supervise/privilege.c -- see privilege.h.
+/* engine/privilege.c -- see privilege.h.
  *
  * Raw syscalls, not libc's setgroups()/setresuid(): musl broadcasts those
  * to every thread with locks held, which a child of fork() or vfork() must
@@ -25,11 +25,7 @@
 int priv_fault_stage = -1;
 #endif
 
-typedef struct capsets_s {
-  uint64_t eff, prm, inh;
-} capsets;
-
-static int caps_get(capsets *c)
+int priv_caps_get(priv_caps *c)
 {
   struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
   struct __user_cap_data_struct d[2];
@@ -40,7 +36,7 @@ static int caps_get(capsets *c)
   return 0;
 }
 
-static int caps_set(capsets const *c)
+static int caps_set(priv_caps const *c)
 {
   struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
   struct __user_cap_data_struct d[2] = {
@@ -177,11 +173,11 @@ static int apply_ids(svc const *s, priv_fail *f)
 /* 4. the uid change cleared the effective set: effective := permitted;
  * 5. bounding; 6. inheritable; 7. ambient: exactly the declared set,
  * whatever was inherited.  c: the sets after 6. */
-static int apply_sets(svc const *s, unsigned last_cap, capsets *c, priv_fail *f)
+static int apply_sets(svc const *s, unsigned last_cap, priv_caps *c, priv_fail *f)
 {
   unsigned cap;
   STAGE(STAGE_EFFECTIVE);
-  if (caps_get(c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
+  if (priv_caps_get(c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
   if (c->eff != c->prm) {
     c->eff = c->prm;
     if (caps_set(c) < 0) return priv_failed(f, STAGE_EFFECTIVE, -1);
@@ -211,7 +207,7 @@ static int apply_sets(svc const *s, unsigned last_cap, capsets *c, priv_fail *f)
  * with capabilities); 9. no launcher privilege survives into a service
  * that is not legacy-mode root (F2: nnp only bounds P' by the launcher's
  * P); 10. no_new_privs */
-static int apply_lock(svc const *s, capsets *c, priv_fail *f)
+static int apply_lock(svc const *s, priv_caps *c, priv_fail *f)
 {
   int bits, legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT));
   STAGE(STAGE_SECUREBITS);
@@ -232,7 +228,7 @@ static int apply_lock(svc const *s, capsets *c, priv_fail *f)
 
 int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f)
 {
-  capsets c;
+  priv_caps c;
   if (apply_process(s, flags, f) < 0 || apply_ids(s, f) < 0 || apply_sets(s, last_cap, &c, f) < 0 ||
       apply_lock(s, &c, f) < 0)
     return -1;

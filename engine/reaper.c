@@ -1,4 +1,4 @@
-/* supervise/reaper.c -- see reaper.h.  It runs in a copy of capinit (or
+/* engine/reaper.c -- see reaper.h.  It runs in a copy of capinit (or
  * capexec) made without exec: raw system calls only, no libc state. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* supervise/capctl.c -- capinit's control and inspection command.
+/* capctl/capctl.c -- capinit's control and inspection command.
  *
  * Exit codes: 0 success; 1 check found problems; 100 wrong usage;
  * 111 a system call failed (a directory could not be read...). */
@@ -14,7 +14,7 @@
 #include "../conf/svc.h"
 #include "capctl.h"
 #include "capctl_args.h"
-#include "control.h"
+#include "../supervise/control.h"
 
 char const *PROG = "capctl";
 
@@ -105,14 +105,51 @@ static void load_siblings(conf_ctx *quiet, svc_set *set, char *const *files, siz
   }
 }
 
+/* DIR's capinit.conf (its group names are checked) and services */
+static void load_dir(conf_ctx *ctx, svc_set *set, char const *dir)
+{
+  capinit_conf conf;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/capinit.conf", dir);
+  capinit_conf_defaults(&conf);
+  if (access(path, F_OK) == 0 || errno != ENOENT) capinit_conf_load(ctx, &conf, path);
+  capinit_conf_free(&conf);
+  if (svc_set_load_dir(ctx, set, dir) < 0) strerr_diefu3sys(111, "read directory ", dir, "/services");
+}
+
+/* The problems of what was asked for (all of DIR, or the FILEs named:
+ * their siblings are context), then the summary line.  The errors. */
+static size_t check_report(diag_list const *diags, svc_set const *set, int all, char **argv, size_t argc)
+{
+  diag_list shown = { 0, 0, 0 };
+  size_t i, refused = 0, nerr, nwarn;
+  for (i = 0; i < diags->n; i++) {
+    diag const *d = &diags->v[i];
+    if (all || is_named(argv, argc, d->file)) diag_add(&shown, d->level, d->file, d->line, "%s", d->text);
+  }
+  diag_sort(&shown);
+  diag_print(&shown, "capctl", 1);
+  for (i = 0; i < set->n; i++)
+    refused += set->v[i]->refused && (all || is_named(argv, argc, set->v[i]->file));
+  nerr = diag_count(&shown, DIAG_ERROR);
+  nwarn = diag_count(&shown, DIAG_WARNING);
+  if (nerr || nwarn) {
+    fflush(stdout);
+    fprintf(stderr, "capctl: %zu error%s, %zu warning%s; %zu service%s refused\n", nerr, nerr == 1 ? "" : "s",
+            nwarn, nwarn == 1 ? "" : "s", refused, refused == 1 ? "" : "s");
+  }
+  diag_free(&shown);
+  return nerr;
+}
+
 static int check_main(int argc, char **argv)
 {
   char const *dir = 0, *root = "/";
-  diag_list diags = { 0, 0, 0 }, scratch = { 0, 0, 0 }, shown = { 0, 0, 0 };
+  diag_list diags = { 0, 0, 0 }, scratch = { 0, 0, 0 };
   conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
   conf_ctx quiet = { .root = "/", .diags = &scratch, .command_optional = 0, .live = 1 };
   svc_set set = { 0, 0 };
-  size_t i, refused = 0, nerr, nwarn;
+  size_t nerr;
   int c;
 
   while ((c = getopt(argc, argv, "+c:R:h")) != -1) {
@@ -129,48 +166,17 @@ static int check_main(int argc, char **argv)
   if (!root[0]) strerr_dief1x(100, "-R needs a directory");
   ctx.root = quiet.root = root;
   ctx.live = quiet.live = !strcmp(root, "/");
-
   if (argc) {
-    for (i = 0; i < (size_t)argc; i++) svc_set_add_file(&ctx, &set, argv[i]);
+    for (int i = 0; i < argc; i++) svc_set_add_file(&ctx, &set, argv[i]);
     load_siblings(&quiet, &set, argv, (size_t)argc);
   } else {
-    capinit_conf conf;
-    char path[4096];
-    if (!dir) dir = "/etc/capinit";
-    snprintf(path, sizeof path, "%s/capinit.conf", dir);
-    capinit_conf_defaults(&conf);
-    if (access(path, F_OK) == 0 || errno != ENOENT) capinit_conf_load(&ctx, &conf, path);
-    capinit_conf_free(&conf);
-    if (svc_set_load_dir(&ctx, &set, dir) < 0)
-      strerr_diefu3sys(111, "read directory ", dir, "/services");
+    load_dir(&ctx, &set, dir ? dir : "/etc/capinit");
   }
   svc_set_validate(&ctx, &set);
-
-  /* report only on what was asked for: siblings are context */
-  for (i = 0; i < diags.n; i++) {
-    diag const *d = &diags.v[i];
-    if (dir || is_named(argv, (size_t)argc, d->file))
-      diag_add(&shown, d->level, d->file, d->line, "%s", d->text);
-  }
-  diag_sort(&shown);
-  diag_print(&shown, "capctl", 1);
-
-  for (i = 0; i < set.n; i++)
-    refused += set.v[i]->refused && (dir || is_named(argv, (size_t)argc, set.v[i]->file));
-  nerr = diag_count(&shown, DIAG_ERROR);
-  nwarn = diag_count(&shown, DIAG_WARNING);
-  if (nerr || nwarn) {
-    char line[256];
-    snprintf(line, sizeof line, "%zu error%s, %zu warning%s; %zu service%s refused",
-             nerr, nerr == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s",
-             refused, refused == 1 ? "" : "s");
-    fflush(stdout);
-    fprintf(stderr, "capctl: %s\n", line);
-  }
+  nerr = check_report(&diags, &set, !argc, argv, (size_t)argc);
   svc_set_free(&set);
   diag_free(&diags);
   diag_free(&scratch);
-  diag_free(&shown);
   return nerr ? 1 : 0;
 }
 

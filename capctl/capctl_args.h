@@ -1,4 +1,4 @@
-/* supervise/capctl_args.h -- capctl's options before or after the verb. */
+/* capctl/capctl_args.h -- capctl's options before or after the verb. */
 #ifndef CAPINIT_SUPERVISE_CAPCTL_ARGS_H
 #define CAPINIT_SUPERVISE_CAPCTL_ARGS_H
 

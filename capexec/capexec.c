@@ -1,4 +1,4 @@
-/* supervise/capexec.c -- apply one service's spec to this process and exec
+/* capexec/capexec.c -- apply one service's spec to this process and exec
  * its command: a fail-closed replacement for setpriv and capsh in other
  * supervisors' run scripts.  Same keys and same engine as capinit.
  *
@@ -20,8 +20,8 @@
 
 #include "../conf/diag.h"
 #include "../conf/svc.h"
-#include "privilege.h"
-#include "reaper.h"
+#include "../engine/privilege.h"
+#include "../engine/reaper.h"
 
 char const *PROG = "capexec";
 
@@ -81,7 +81,7 @@ static void die_at(svc const *s, char **cmd, priv_fail const *f)
 }
 
 /* private-pids: the command runs under a reaper, the first process of a
- * new PID namespace (supervise/reaper.h); capexec waits for it, as
+ * new PID namespace (engine/reaper.h); capexec waits for it, as
  * unshare --fork does, passes on every signal it gets to the command, and
  * ends as the command ended (its exit status, or its signal). */
 static void pidns_main(svc const *s, char **cmd, char **env) __attribute__((noreturn));

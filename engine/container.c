@@ -1,4 +1,4 @@
-/* supervise/container.c -- the container stages of the privilege engine:
+/* engine/container.c -- the container stages of the privilege engine:
  * namespaces, hostname, network, mounts, root, proc, readonly (in that
  * order, after signals and before directory; conf/stages.h).  They run in
  * the child while it still holds capinit's privilege; like the rest of the

@@ -1,4 +1,4 @@
-/* supervise/sysnum.h -- what raw syscall(2) calls need beyond
+/* engine/sysnum.h -- what raw syscall(2) calls need beyond
  * <sys/syscall.h>: the right numbers, the kernel's structures.
  *
  * On 32-bit ARM (and i386) the plain names SYS_setresuid, SYS_setgroups,

@@ -1,4 +1,4 @@
-/* supervise/privilege.h -- the privilege engine: what happens between
+/* engine/privilege.h -- the privilege engine: what happens between
  * fork and exec (or, in capexec, before exec), in the fixed order of
  * docs/design.md.  The caller parses and resolves everything (conf/),
  * and builds the environment before the fork (priv_environment, the one
@@ -45,6 +45,13 @@ extern uint64_t priv_signals_to_reset;
 /* The highest capability number of the running kernel
  * (/proc/sys/kernel/cap_last_cap, or probed with PR_CAPBSET_READ). */
 unsigned priv_last_cap(void);
+
+/* The calling process's effective, permitted and inheritable sets, both
+ * of the kernel's 32-bit words (capget): 0, or -1 (errno). */
+typedef struct priv_caps_s {
+  uint64_t eff, prm, inh;
+} priv_caps;
+int priv_caps_get(priv_caps *c);
 
 /* Apply stages SESSION to NNP.  Returns 0, or -1 with *f filled. */
 int priv_apply(svc const *s, unsigned flags, unsigned last_cap, priv_fail *f);
