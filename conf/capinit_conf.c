@@ -82,15 +82,17 @@ static int c_unmount_timeout(conf_where *w, void *o, char const *v)
 }
 
 conf_key const capinit_conf_keys[] = {
-  { "log-directory", C_LOG_DIRECTORY, 0, c_log_directory },
-  { "log-max-size", C_LOG_MAX_SIZE, 0, c_log_max_size },
-  { "log-keep", C_LOG_KEEP, 0, c_log_keep },
-  { "control-group", C_CONTROL_GROUP, 0, c_control_group },
-  { "emergency-shell", C_EMERGENCY_SHELL, 0, c_emergency_shell },
-  { "unmount-timeout", C_UNMOUNT_TIMEOUT, 0, c_unmount_timeout },
-  { "power-group", C_POWER_GROUP, 0, c_power_group },
+  [C_LOG_DIRECTORY] = { "log-directory", C_LOG_DIRECTORY, 0, c_log_directory },
+  [C_LOG_MAX_SIZE] = { "log-max-size", C_LOG_MAX_SIZE, 0, c_log_max_size },
+  [C_LOG_KEEP] = { "log-keep", C_LOG_KEEP, 0, c_log_keep },
+  [C_CONTROL_GROUP] = { "control-group", C_CONTROL_GROUP, 0, c_control_group },
+  [C_EMERGENCY_SHELL] = { "emergency-shell", C_EMERGENCY_SHELL, 0, c_emergency_shell },
+  [C_UNMOUNT_TIMEOUT] = { "unmount-timeout", C_UNMOUNT_TIMEOUT, 0, c_unmount_timeout },
+  [C_POWER_GROUP] = { "power-group", C_POWER_GROUP, 0, c_power_group },
 };
 size_t const capinit_conf_keys_n = sizeof capinit_conf_keys / sizeof capinit_conf_keys[0];
+_Static_assert(sizeof capinit_conf_keys / sizeof capinit_conf_keys[0] == C_COUNT,
+               "a key id without a row in capinit_conf_keys");
 
 void capinit_conf_defaults(capinit_conf *c)
 {

@@ -295,10 +295,22 @@ static void controls(void)
   }
 }
 
+/* Each table row sits at its key id (designated initializers): a row
+ * left out would be a zero row with no name. */
+static void rows_at_their_ids(conf_key const *keys, size_t n, char const *what)
+{
+  size_t bad = 0, i;
+  for (i = 0; i < n; i++) bad += !keys[i].name || !keys[i].set || keys[i].id != (int)i;
+  t_ok(n > 0 && !bad, "%s: each of the %zu rows has a name and a handler and sits at its id (%zu do not)", what, n, bad);
+}
+
 int main(void)
 {
   char *page;
   size_t i;
+
+  rows_at_their_ids(svc_keys, svc_keys_n, "svc_keys");
+  rows_at_their_ids(capinit_conf_keys, capinit_conf_keys_n, "capinit_conf_keys");
 
   nwant_svc = table_names(svc_keys, svc_keys_n, want_svc);
   nwant_conf = table_names(capinit_conf_keys, capinit_conf_keys_n, want_conf);
