@@ -20,8 +20,11 @@
 #include "capctl.h"
 #include "../supervise/control.h"
 
-#define REPLY_TIMEOUT_MS 30000
-#define REPLY_TIMEOUT_TEXT "30 s"
+#define REPLY_TIMEOUT_S 30
+#define REPLY_TIMEOUT_MS (REPLY_TIMEOUT_S * 1000)
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+#define REPLY_TIMEOUT_TEXT STRINGIFY(REPLY_TIMEOUT_S) " s"
 
 static char const *rundir = "/run/capinit";
 

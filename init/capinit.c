@@ -101,7 +101,8 @@ static int arguments(int argc, char **argv, int *container)
 
 /* capinit.conf's settings that PID 1 needs before the supervisor loads it
  * (the emergency shell, the unmount timeout); then the services' directory
- * must be there. */
+ * must be there.  Its problems are said once, when the supervisor loads
+ * it: not here. */
 static void boot_settings(void)
 {
   capinit_conf conf;
@@ -112,8 +113,10 @@ static void boot_settings(void)
   snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
   if (access(path, F_OK) == 0) capinit_conf_load(&ctx, &conf, path);
   diag_free(&diags);
-  sv.emergency_shell = conf.emergency_shell;
+  sv.emergency_shell = conf.emergency_shell;  /* kept: the rest is freed */
+  conf.emergency_shell = 0;
   boot_unmount_timeout(conf.unmount_timeout_ms);
+  capinit_conf_free(&conf);
   snprintf(path, sizeof path, "%s/services", sv.confdir);
   if (access(path, F_OK) < 0) {
     char why[4200];
