@@ -25,9 +25,24 @@ capinit, capctl, T, name, total = sys.argv[1:6]
 total = int(total)
 r, w = os.pipe()
 fcntl.fcntl(w, 1031, 4096)  # F_SETPIPE_SZ: one page
-p = subprocess.Popen([capinit, "--container", "-c", T + "/c", "-r", T + "/run"],
+# in a PID namespace of its own, as tests/supervise_lib.sh's sv_start (a
+# capinit that is not PID 1 would be a subreaper, which qemu-user lacks)
+p = subprocess.Popen(["unshare", "--pid", "--fork", "--mount-proc",
+                      capinit, "--container", "-c", T + "/c", "-r", T + "/run"],
                      stdin=subprocess.DEVNULL, stdout=w, stderr=w)
 os.close(w)
+end = time.time() + 60
+while not os.path.exists(T + "/run/control") and time.time() < end and p.poll() is None:
+    time.sleep(0.05)
+def inner():  # capinit: unshare's only child
+    for t in os.listdir("/proc/%d/task" % p.pid):
+        try:
+            c = open("/proc/%d/task/%s/children" % (p.pid, t)).read().split()
+        except OSError:
+            continue
+        if c: return int(c[0])
+    return None
+cap = inner()
 def status():
     out = subprocess.run([capctl, "status", "--json", name, "-r", T + "/run"],
                          capture_output=True, text=True, timeout=20).stdout
@@ -47,7 +62,8 @@ while time.time() < end:
 print("status", name, st and st.get("state"), st and st.get("log_lines"), st and st.get("log_dropped"))
 print("answered", answered)
 # the reader comes back: everything until capinit has exited
-p.send_signal(signal.SIGTERM)
+if cap: os.kill(cap, signal.SIGTERM)
+else: p.send_signal(signal.SIGKILL)
 data, end = b"", time.time() + 60
 while time.time() < end:
     if select.select([r], [], [], 1)[0]:
@@ -59,7 +75,7 @@ pre = name + ": " + name + " "
 nums = [int(l[len(pre):]) for l in data.decode().splitlines() if l.startswith(pre)]
 print("got", len(nums), nums[0] if nums else "-", nums[-1] if nums else "-",
       "ordered" if nums == sorted(set(nums)) else "unordered")
-print("rc", p.returncode)
+print("rc", p.returncode)  # unshare --fork: capinit's own exit status
 EOF
 }
 
