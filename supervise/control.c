@@ -235,6 +235,25 @@ static void accept_clients(void)
   serve_waiters();
 }
 
+/* When capinit stops waiting for the clients that asked for the
+ * shutdown to go (0: none asked). */
+static uint64_t asker_until;
+
+void control_asked_power(client *c)
+{
+  c->asked_power = 1;
+  if (!asker_until) asker_until = now_ms() + CONTROL_ASKER_MS;
+}
+
+int control_asker_waiting(void)
+{
+  size_t i;
+  if (!asker_until || now_ms() >= asker_until) return 0;
+  for (i = 0; i < nclients; i++)
+    if (clients[i].asked_power) return 1;
+  return 0;
+}
+
 size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline)
 {
   size_t n = 0, i;
@@ -248,6 +267,7 @@ size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline)
     p[n].fd = clients[i].fd;
     p[n++].events = clients[i].qoff < clients[i].qlen ? POLLOUT : POLLIN;
     if (!*deadline || clients[i].deadline < *deadline) *deadline = clients[i].deadline;
+    if (clients[i].asked_power && asker_until < *deadline) *deadline = asker_until;
   }
   return n;
 }

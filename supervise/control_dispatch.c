@@ -105,6 +105,7 @@ static void verb_power(verb_call const *v)
   char const *verb = v->args[0];
   snprintf(why, sizeof why, "capctl %s", verb);
   supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
+  control_asked_power(v->c);
   client_reply(v->c, "ok");
 }
 

@@ -562,7 +562,7 @@ int supervisor_run(void)
   if (supervisor_open() < 0) return 111;
   service_settle_all();
 
-  while (!(sv.shutting_down && all_down())) {
+  while (!(sv.shutting_down && all_down() && !control_asker_waiting())) {
     uint64_t deadline = 0, now;
     int timeout, r;
     if (pollset_build(&ps, self, &deadline) < 0) {

@@ -163,6 +163,12 @@ int control_listen(void);
 size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline);
 void control_handle(struct pollfd const *p, size_t n);
 void control_close(void);
+/* Whether a client that asked for the shutdown (capctl poweroff, reboot,
+ * halt) is still connected, within CONTROL_ASKER_MS of its request:
+ * capinit ends only once it has read its reply and gone, so that the
+ * end (PID 1's last signals, a PID namespace's end) cannot kill it. */
+#define CONTROL_ASKER_MS 5000u
+int control_asker_waiting(void);
 
 /* initctl.c: /run/initctl, sysvinit's FIFO (PID 1 of a machine) */
 int initctl_open(void);

@@ -70,5 +70,36 @@ t_eq "$?:$out" "0:" "... capctl reboot (exit 0)"
 sv_wait_exit
 t_eq "$sv_rc:$(grep -c '^capinit: capctl reboot: stopping every service$' "$T/capinit.out"):$(terms)" "0:1:1" \
   "capinit stopped web (one stop signal) and exited 0, saying 'capctl reboot: stopping every service'"
-echo "# summary: power-group: 6 refusals (no group; status, stop, reload by a member; a powerless uid 0 not in it; stop by a powerless uid 0 in it), poweroff and reboot by members obeyed"
+
+# capinit ends only once the client that asked has read its answer and
+# gone, or CONTROL_ASKER_MS (5 s) after its request: the capctl reboot
+# above, in capinit's PID namespace, was not killed by the namespace's
+# end (exit 0, every run).  The bound: a client that reads the answer
+# and keeps the connection open delays the end by 5 s, no more; capinit
+# can exit no sooner than that, so the lower bound is exact.
+rm -f "$T/web" "$T/answered"
+sv_start
+t_ok $? "capinit starts a third time"
+sv_wait web up
+t_ok $? "web is up"
+t0=$(date +%s%3N)
+# shellcheck disable=SC2016
+powerless --groups="$AUDIO" -- python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+s.send(b"poweroff")
+open(sys.argv[2], "w").write(s.recv(100).decode())
+time.sleep(600)' "$T/run/control" "$T/answered" &
+asker=$!
+sv_wait_exit
+t1=$(date +%s%3N)
+{ wait "$asker"; } 2>/dev/null
+asker_rc=$?
+t_eq "$sv_rc:$(cat "$T/answered" 2>/dev/null):$(terms)" "0:ok:1" \
+  "a client that holds its connection after the answer ok: web stopped, capinit exited 0"
+t_eq "$asker_rc" 137 "... the client, in capinit's PID namespace, ended with it (SIGKILL)"
+t_eq "$([ $((t1 - t0)) -ge 5000 ] && echo yes || echo "no: $((t1 - t0)) ms")" yes \
+  "... capinit ended no sooner than 5 s after the request ($((t1 - t0)) ms)"
+echo "# summary: power-group: 6 refusals (no group; status, stop, reload by a member; a powerless uid 0 not in it; stop by a powerless uid 0 in it), poweroff and reboot by members obeyed; the end waits for the client that asked ($((t1 - t0)) ms for one that never leaves)"
 t_done
