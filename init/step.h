@@ -6,11 +6,14 @@
 #define CAPINIT_INIT_STEP_H
 
 /* step_run's answer when the child did not end in time.  The child is
- * left behind: a process blocked in the kernel cannot be killed, and PID 1
- * reaps it if it ever ends. */
+ * left behind with SIGKILL pending: a process blocked in the kernel
+ * cannot be killed there, but it dies as it leaves, without running any
+ * more of its own code; PID 1 reaps it if it ever ends. */
 #define STEP_TIMEOUT (-1)
 
-/* What the child does: returns 0 or an errno value. */
+/* What the child does: returns 0 or an errno value.  The child shares
+ * PID 1's memory and runs on a stack of its own (64 KiB): fn makes
+ * system calls and nothing else, and writes nothing of PID 1's. */
 typedef int step_fn(void const *arg);
 
 /* Run fn(arg) in a child and wait at most ms for it.  With progress, the
