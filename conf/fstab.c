@@ -245,6 +245,16 @@ out:
   return r;
 }
 
+char const *fstab_flag_words(unsigned long flags, char *out, size_t len)
+{
+  size_t i, n = 0;
+  if (len) *out = 0;
+  for (i = 0; i < sizeof opts / sizeof opts[0] && n < len; i++)
+    if (opts[i].kind == O_FLAG && opts[i].set && (opts[i].set & flags) == opts[i].set)
+      n += (size_t)snprintf(out + n, len - n, "%s%s", n ? "," : "", opts[i].name);
+  return out;
+}
+
 /* ------------------------------------------------------------ fields */
 
 static int isoctal(char c) { return c >= '0' && c <= '7'; }

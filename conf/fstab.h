@@ -56,6 +56,10 @@ void fstab_free(fstab *f);
  * -1 with the reason in why. */
 int fstab_options(char const *options, fstab_entry *e, char *why, size_t whylen);
 
+/* The words of mount(8) that set the MS_* flags of flags, in the order
+ * of the option table ("ro,nosuid"), into out; returns out. */
+char const *fstab_flag_words(unsigned long flags, char *out, size_t len);
+
 /* Decode the octal escapes of s in place: \ and three octal digits from
  * \000 to \377; any other backslash stays.  Returns 0, or -1 when one of
  * them is \000 (no name holds a NUL byte). */

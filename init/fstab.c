@@ -2,7 +2,9 @@
  * API file systems and the modules, before the file capabilities and the
  * services: in order, each with its options, every mount(2) and swapon(2)
  * made by a child that PID 1 waits for with a deadline (init/step.c).
- * The root's entry remounts / with its options; its failure, or that of
+ * The root's entry remounts / with its options; an entry whose mount
+ * point is mounted already adds its restrictions (ro, nosuid...) to that
+ * mount and mounts nothing.  The root's failure, or that of
  * an entry marked x-capinit.required, stops the boot (the emergency
  * shell); any other failure is reported as FILE:LINE: and the boot goes
  * on.  The parser is conf/fstab.c. */
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/swap.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +25,20 @@
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
+
+#ifndef MS_NOSYMFOLLOW
+#define MS_NOSYMFOLLOW 256
+#endif
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW 8192
+#endif
+#ifndef ST_RELATIME
+#define ST_RELATIME 4096
+#endif
+
+/* What a line may add to a mount point that is mounted already: the
+ * restrictions, never their opposites. */
+#define TIGHTEN_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOSYMFOLLOW)
 
 /* A mount at boot may replay a journal: generous, as systemd's 90 s. */
 #define MOUNT_MS 90000u
@@ -93,6 +110,40 @@ static int do_swapon(void const *p)
 {
   mount_args const *a = p;
   return swapon(a->source, (int)a->flags) < 0 ? errno : 0;
+}
+
+/* The per-mount flags of the mount at target, as statvfs(3) reports
+ * them (the ST_ values are not all the MS_ ones), atime's included. */
+static unsigned long mount_flags_of(struct statvfs const *v)
+{
+  static struct { unsigned long st, ms; } const map[] = {
+    { ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
+    { ST_NOEXEC, MS_NOEXEC }, { ST_NOSYMFOLLOW, MS_NOSYMFOLLOW },
+    { ST_NODIRATIME, MS_NODIRATIME },
+  };
+  unsigned long f = 0;
+  size_t i;
+  for (i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (v->f_flag & map[i].st) f |= map[i].ms;
+  /* the kernel takes relatime when a remount names none of the three */
+  if (v->f_flag & ST_NOATIME) f |= MS_NOATIME;
+  else if (v->f_flag & ST_RELATIME) f |= MS_RELATIME;
+  else f |= MS_STRICTATIME;
+  return f;
+}
+
+/* Add the restrictions of mount_args' flags to the mount on target: a
+ * remount of that mount alone (MS_BIND), which keeps its other flags and
+ * leaves its file system as it is.  Nothing when it has them all. */
+static int do_tighten(void const *p)
+{
+  mount_args const *a = p;
+  struct statvfs v;
+  unsigned long have;
+  if (statvfs(a->target, &v) < 0) return errno;
+  have = mount_flags_of(&v);
+  if ((have & a->flags) == a->flags) return 0;
+  return mount(0, a->target, 0, MS_REMOUNT | MS_BIND | have | a->flags, 0) < 0 ? errno : 0;
 }
 
 /* One mount(2) in a child, within MOUNT_MS. */
@@ -221,13 +272,23 @@ enum { LINE_DONE, LINE_LEFT, LINE_FAILED };
 static int apply_line(char const *file, fstab_entry const *e, mountinfo_entry const *mi, size_t nmi,
                       uint64_t *deadline, char *what, size_t wlen, int *err)
 {
-  char source[4096];
+  char source[4096], words[64];
   struct stat st;
   int r;
   device_path(e->spec, source, sizeof source);
-  /* a mount point with anything on it is left as it is: an fstab that
-   * lists /proc or /dev/shm mounts nothing twice */
-  if (!e->swap && strcmp(e->file, "/") && is_mount_point(mi, nmi, e->file)) return LINE_DONE;
+  /* a mount point with anything on it is not mounted again (an fstab
+   * that lists /proc or /dev/shm mounts nothing twice), but what the
+   * line restricts is restricted: "sysfs /sys sysfs ro" makes the /sys
+   * that capinit mounted read-only */
+  if (!e->swap && strcmp(e->file, "/") && is_mount_point(mi, nmi, e->file)) {
+    mount_args a = { 0, e->file, 0, 0, e->flags & TIGHTEN_FLAGS };
+    if (!a.flags) return LINE_DONE;
+    r = step_run(do_tighten, &a, MOUNT_MS, 0);
+    if (!r) return LINE_DONE;
+    snprintf(what, wlen, "unable to add %s to the mount on %s", fstab_flag_words(a.flags, words, sizeof words), e->file);
+    *err = r;
+    return LINE_FAILED;
+  }
   if (!strncmp(source, "/dev/", 5) && !(e->flags & MS_BIND)) {
     if (e->nofail && stat(source, &st) < 0) {
       console_say("capinit: %s:%u: warning: %s is not there (nofail): %s not %s\n", file, e->line, source, e->file,

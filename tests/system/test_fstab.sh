@@ -14,7 +14,11 @@
 #      reported as FILE:LINE and the next lines are mounted; a nofail
 #      device that is not there is a note; _netdev and noauto are left;
 #      what is mounted already is not mounted again; an entry marked
-#      x-capinit.required that fails is fatal (exit 1, its line).
+#      x-capinit.required that fails is fatal (exit 1, its line);
+#   4. a line whose mount point is mounted already adds its restrictions
+#      (ro, nosuid, nodev, noexec, nosymfollow) to that mount and keeps
+#      its other flags: the kernel shows what util-linux's
+#      mount -o remount,bind with the union of both makes.
 B=${1:-build}
 . tests/lib.sh
 TRY=$B/tests/fstab_try
@@ -127,4 +131,39 @@ t_eq "$(mounts_below < "$T/req.out" | cut -d' ' -f1)" "$M/a" "x-capinit.required
 sed 's/x-capinit.required/defaults/' "$T/fstab.required" > "$T/fstab.notrequired"
 in_ns "'$TRY' mount '$T/fstab.notrequired'; echo \"exit \$?\"" > "$T/notreq.out"
 t_eq "$(cat "$T/notreq.out")" "exit 0" "control: the same line without x-capinit.required is not fatal"
+
+# ---------------------------------------------------------------- 4. restrictions
+# a: noatime,nodev before, the line asks ro,nosuid; b: strictatime before,
+# the line asks noexec,nosymfollow and what it cannot take away (suid,
+# dev: nothing is loosened); c: the line asks nothing (defaults); d: it
+# asks what the mount has (nosuid): neither is remounted
+before="mount -t tmpfs -o noatime,nodev,size=1m tmpfs '$M/a' && mount -t tmpfs -o strictatime,nodiratime tmpfs '$M/b' &&
+  mount -t tmpfs -o nosuid,size=2m tmpfs '$M/c' && mount -t tmpfs -o nosuid tmpfs '$M/d'"
+cat > "$T/fstab.tight" <<EOF
+tmpfs $M/a tmpfs ro,nosuid,size=4m 0 0
+tmpfs $M/b tmpfs suid,dev,noexec,nosymfollow 0 0
+proc $M/c proc defaults 0 0
+tmpfs $M/d tmpfs nosuid 0 0
+EOF
+in_ns "$before && mount -o remount,bind,ro,nosuid,nodev,noatime '$M/a' &&
+  mount -o remount,bind,noexec,nosymfollow,strictatime,nodiratime '$M/b' && cat /proc/self/mountinfo" | mounts_below > "$T/tight.want"
+t_eq "$(awk '{ print $1, $2 }' "$T/tight.want")" "$M/a ro,nosuid,nodev,noatime
+$M/b rw,noexec,nodiratime,nosymfollow
+$M/c rw,nosuid,relatime
+$M/d rw,nosuid,relatime" "restrictions: util-linux's remounts give the union (the reference)"
+in_ns "$before && '$TRY' mount '$T/fstab.tight'; echo \"exit \$?\" >&2; cat /proc/self/mountinfo" | mounts_below > "$T/tight.got"
+t_eq "$(cat "$T/ns.err")" "capinit: fstab: 4 of 4 mounted
+exit 0" "restrictions: every line done, nothing else said"
+t_eq "$(diff "$T/tight.want" "$T/tight.got")" "" "restrictions: the kernel shows the same mounts (flags added, the others kept, size=1m and 2m left)"
+# the control: without the lines' restrictions the mounts differ from the union
+in_ns "$before && cat /proc/self/mountinfo" | mounts_below > "$T/tight.before"
+t_eq "$(diff "$T/tight.want" "$T/tight.before" | grep -c '^>')" 2 "control: /a and /b before the fstab differ from the reference"
+# a restriction that cannot be added (no cap_sys_admin: the remount is
+# refused) is an error of its line, and the boot goes on
+in_ns "$before && setpriv --inh-caps=-all --bounding-set=-sys_admin '$TRY' mount '$T/fstab.tight'; echo \"exit \$?\" >&2; cat /proc/self/mountinfo" | mounts_below > "$T/tight.denied"
+t_eq "$(cat "$T/ns.err")" "capinit: $T/fstab.tight:1: error: unable to add ro,nosuid to the mount on $M/a: Operation not permitted
+capinit: $T/fstab.tight:2: error: unable to add noexec,nosymfollow to the mount on $M/b: Operation not permitted
+capinit: fstab: 2 of 4 mounted
+exit 0" "restrictions refused (no cap_sys_admin): each line's error, the boot goes on"
+t_eq "$(diff "$T/tight.before" "$T/tight.denied")" "" "restrictions refused: the mounts are as they were"
 t_done
