@@ -359,15 +359,18 @@ check-qemu: all $(TEST_BINS) $(BUSYBOX) $(QEMU_TOOL) $(QEMU_KERNEL) $(CHECK_STAM
 FORMAT ?= cpio
 APPLIANCE := $(B)/appliance
 PINGER := $(B)/rootfs/pinger
+NETUP := $(B)/rootfs/netup
+LOCKDOWN := $(B)/rootfs/lockdown
 IMAGE_STAMP := $(B)/.deps-image
-IMAGE_INPUTS := $(BINS) $(PINGER) $(BUSYBOX) $(QEMU_KERNEL) $(IMAGE_STAMP) $(ARCH_FILE)
+IMAGE_INPUTS := $(BINS) $(PINGER) $(NETUP) $(LOCKDOWN) $(BUSYBOX) $(QEMU_KERNEL) $(IMAGE_STAMP) $(ARCH_FILE)
 
 $(IMAGE_STAMP): mk/deps.sh
 	@mkdir -p $(B)
 	@sh mk/deps.sh image $(if $(DEPS_ARCH),image-$(ARCH))
 	@touch $@
 
-$(PINGER): $(B)/obj/rootfs/pinger.o
+# the appliance's own programs (rootfs/*.c): one object each
+$(PINGER) $(NETUP) $(LOCKDOWN): $(B)/rootfs/%: $(B)/obj/rootfs/%.o
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
@@ -382,7 +385,7 @@ demo: $(IMAGE_INPUTS)
 boot: image
 	@sh rootfs/qemu.sh boot $(B) $(APPLIANCE)
 
-CHECK_INPUTS += $(PINGER) $(IMAGE_STAMP)
+CHECK_INPUTS += $(PINGER) $(NETUP) $(LOCKDOWN) $(IMAGE_STAMP)
 
 # the appliance test alone (tests/qemu/test_appliance.sh, about 25 s)
 .PHONY: check-appliance

@@ -89,7 +89,7 @@ elif [ -n "$emu" ]; then
 else
   die "no image for the architecture $arch (arm64, armhf, or this machine's)"
 fi
-for f in "$BUSYBOX" "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec" "$B/rootfs/pinger"; do
+for f in "$BUSYBOX" "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec" "$B/rootfs/pinger" "$B/rootfs/netup" "$B/rootfs/lockdown"; do
   [ -x "$f" ] || die "$f is missing (make image builds it)"
 done
 for t in cpio gzip setcap getcap unshare chroot strings; do
@@ -134,6 +134,9 @@ cp "$B/bin/capinit" "$R/sbin/init"
 ln -s sbin/init "$R/init"
 cp "$B/bin/capctl" "$B/bin/capexec" "$R/sbin/"
 cp "$B/rootfs/pinger" "$R/usr/sbin/pinger"
+cp "$B/rootfs/netup" "$R/usr/sbin/netup"
+mkdir -p "$R/usr/libexec/appliance"
+cp "$B/rootfs/lockdown" "$R/usr/libexec/appliance/lockdown"
 # the kernel's console before devtmpfs is mounted
 mknod -m 600 "$R/dev/console" c 5 1
 

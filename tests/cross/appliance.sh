@@ -29,7 +29,7 @@ case $arch in
   arm64|armhf) ;;
   *) echo "Bail out! $B/arch names no architecture this test boots (arm64, armhf)"; exit 1 ;;
 esac
-for f in bin/capinit tests/probe tests/qemu_tool rootfs/pinger debs/busybox-static/bin/busybox; do
+for f in bin/capinit tests/probe tests/qemu_tool rootfs/pinger rootfs/netup rootfs/lockdown debs/busybox-static/bin/busybox; do
   [ -x "$B/$f" ] || { echo "Bail out! $B/$f is missing (make ARCH=$arch check builds it)"; exit 1; }
 done
 summary=
@@ -209,6 +209,7 @@ check_boot() { # FORMAT ROOTFSTYPE ROOT-MODE
   t_eq "$(rec "xattr /bin/busybox")" none "$arch $f: busybox has no file capability"
   t_eq "$(rec rootmount)" "$2 $3" "$arch $f: the root is $2, $3"
   t_eq "$(rec procsys)" ro "$arch $f: /proc/sys is read-only"
+  t_eq "$(rec sysfs)" ro,nosuid,nodev,noexec,relatime "$arch $f: /sys is read-only, nosuid, nodev, noexec (the fstab's line for it)"
 
   # what qemu-user cannot carry, on the real kernel
   t_eq "$(chk "cmdline httpd")" "/bin/busybox httpd -f -p 80 -h /srv/www " \

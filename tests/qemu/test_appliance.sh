@@ -33,7 +33,7 @@ out=$(cd "$out" && pwd)
 T=$out/tmp
 mkdir -p "$T"
 
-for f in "$B/tests/probe" "$B/tests/qemu_tool" "$B/rootfs/pinger" "$B/bin/capinit"; do
+for f in "$B/tests/probe" "$B/tests/qemu_tool" "$B/rootfs/pinger" "$B/rootfs/netup" "$B/rootfs/lockdown" "$B/bin/capinit"; do
   [ -x "$f" ] || { echo "Bail out! $f is missing (make check builds it)"; exit 1; }
 done
 
@@ -245,6 +245,7 @@ check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE
   t_eq "$(rec "xattr /bin/busybox")" none "$f: busybox has no file capability"
   t_eq "$(rec rootmount)" "$2 $4" "$f: the root is $2, $4"
   t_eq "$(rec procsys)" ro "$f: /proc/sys is read-only"
+  t_eq "$(rec sysfs)" ro,nosuid,nodev,noexec,relatime "$f: /sys is read-only, nosuid, nodev, noexec (the fstab's line for it)"
 
   # the shutdown
   has "capctl poweroff from the demo" '^capinit: capctl poweroff: stopping every service$'

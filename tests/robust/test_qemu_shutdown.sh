@@ -58,16 +58,12 @@ t0=$(ms)
 
 # ---------------------------------------------------------------- images
 # the appliance and its overlay, plus what git cannot hold or the test
-# makes: the mount points, the in-guest tool, the loop module, and a
-# lockdown that leaves the root writable (the shipped one makes it
-# read-only, which this appliance's fstab undoes on purpose)
+# makes: the mount points, the in-guest tool, the loop module
 ov=$out/overlay
 mkdir -p "$ov"
 cp -R tests/qemu/appliance-disks/. "$ov/"
-mkdir -p "$ov/data" "$ov/data-auto" "$ov/scratch" "$ov/slow" "$ov/test" "$ov/usr/libexec/appliance"
+mkdir -p "$ov/data" "$ov/data-auto" "$ov/scratch" "$ov/slow" "$ov/test"
 cp "$B/tests/qemu_tool" "$ov/test/tool"
-sed '/^mount -o remount,ro \/$/d' rootfs/skel/usr/libexec/appliance/lockdown > "$ov/usr/libexec/appliance/lockdown"
-chmod 755 "$ov/usr/libexec/appliance/lockdown"
 { cat rootfs/skel/etc/capinit/modules; echo "# loop devices (hold.svc)"; echo loop; } > "$ov/etc/capinit/modules"
 sh rootfs/build.sh -f ext4 -o "$ov" "$B" "$out/img" > "$out/build.out" 2>&1
 st=$?

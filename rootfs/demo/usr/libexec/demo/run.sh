@@ -156,6 +156,7 @@ root=$(awk '$2 == "/" { r = $3 " " substr($4, 1, 2) } END { print r }' /proc/mou
 procsys=$(awk '$2 == "/proc/sys" { r = substr($4, 1, 2) } END { print r }' /proc/mounts)
 R "rootmount $root"
 R "procsys $procsys"
+R "sysfs $(awk '$2 == "/sys" { r = $4 } END { print r }' /proc/mounts)"
 if [ -x /test/tool ]; then
   R "xattr /usr/sbin/pinger $(/test/tool getcap /usr/sbin/pinger)"
   R "xattr /bin/busybox $(/test/tool getcap /bin/busybox)"
