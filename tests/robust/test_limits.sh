@@ -17,9 +17,10 @@
 #      (their pipe exists) and log = none, still restart: neither the spawn
 #      nor its child opens a descriptor.
 #   2. A shortage in the child, between clone and exec: RLIMIT_NPROC of the
-#      service's uid.  The service runs as uid 4243 with rlimit-nproc = 1
-#      while two other processes of uid 4243 run.  setresuid does not fail
-#      (the kernel never refuses it for RLIMIT_NPROC); it sets
+#      service's uid.  The service runs as a uid of its own (U_NPROC,
+#      below) with rlimit-nproc = 1 while two other processes of that uid
+#      run.  setresuid does not fail (the kernel never refuses it for
+#      RLIMIT_NPROC); it sets
 #      PF_NPROC_EXCEEDED, and execve then fails with EAGAIN: "start failed
 #      at stage exec: ... Resource temporarily unavailable", a warning.  A
 #      shortage, not a refusal: the service backs off and retries (starting
@@ -28,9 +29,10 @@
 #      only when the uid already has more processes than the limit (1 > 1
 #      is false: with one, the service runs).
 #   3. RLIMIT_NPROC: never enforced for uid 0 (the kernel exempts root), so
-#      capinit runs as uid 4242 with every capability but cap_sys_admin and
-#      cap_sys_resource (through capexec), its soft RLIMIT_NPROC lowered to 1:
-#      clone fails with EAGAIN.
+#      capinit runs as another uid of its own (U_CAPINIT) with every
+#      capability but cap_sys_admin and cap_sys_resource (through
+#      capexec), its soft RLIMIT_NPROC lowered to 1: clone fails with
+#      EAGAIN.
 #   4. pids.max (cgroup v1 pids controller, if mounted): root capinit's
 #      cgroup full: clone fails with EAGAIN.
 # Only capinit's soft limits are changed: this environment has no
@@ -38,6 +40,17 @@
 B=${1:-build}
 . tests/lib.sh
 . tests/supervise_lib.sh
+# Two uids of this run's own, with no passwd entry and no process on the
+# machine: RLIMIT_NPROC counts a uid's processes machine-wide, so another
+# test run at the same time (a second checkout's make check) must not
+# share them.  From a base taken from this shell's pid, the first free ones.
+free_uid() { # FROM: the first uid from FROM on with no passwd entry and no process
+  u=$1
+  while getent passwd "$u" >/dev/null || [ "$(ps -o pid= -u "$u" | wc -l)" != 0 ]; do u=$((u + 1)); done
+  echo "$u"
+}
+U_CAPINIT=$(free_uid $((40000 + $$ % 10000 * 2)))
+U_NPROC=$(free_uid $((U_CAPINIT + 1)))
 . tests/robust/robust_lib.sh
 CAPEXEC=$(pwd)/$B/bin/capexec
 HZ=$(getconf CLK_TCK)
@@ -95,7 +108,7 @@ spin_ticks() { # PID SECONDS: capinit's CPU ticks over that time
   sleep "$2"
   echo $(($(rb_cpu "$1") - c0))
 }
-as4242() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
+as_capinit() { setpriv --reuid=$U_CAPINIT --regid=$U_CAPINIT --clear-groups "$@"; }
 kill_blockers() {
   [ -n "${blocker1:-}" ] && kill "$blocker1" "$blocker2" 2>/dev/null && wait "$blocker1" "$blocker2" 2>/dev/null
   blocker1='' blocker2=''
@@ -174,29 +187,29 @@ t_eq "$sv_rc" 0 "capinit exits 0"
 rm -f "$T/c/services/logged.svc" "$T/c/services/mute.svc"
 
 # ------------------------------------------------ 2. RLIMIT_NPROC in the child
-# uid 4243: no passwd entry, no process; two processes of it hold its
+# uid $U_NPROC: no passwd entry, no process; two processes of it hold its
 # count above the service's rlimit-nproc = 1
 mv "$T/c/services/crash.svc" "$T/crash.svc.off"
 svc nproc <<EOF
 command = $HELPER stamp $T/nproc.stamps
-user = 4243
-group = 4243
+user = $U_NPROC
+group = $U_NPROC
 groups =
 rlimit-nproc = 1
 restart-delay = 100ms
 restart-delay-max = 400ms
 EOF
-t_eq "$(ps -o pid= -u 4243 | wc -l)" 0 "control: no process of uid 4243 before"
+t_eq "$(ps -o pid= -u $U_NPROC | wc -l)" 0 "control: no process of uid $U_NPROC before"
 : > "$T/nproc.stamps"
 chmod 666 "$T/nproc.stamps"  # the service's uid may write its stamps
-setpriv --reuid=4243 --regid=4243 --clear-groups sleep 900 &
+setpriv --reuid=$U_NPROC --regid=$U_NPROC --clear-groups sleep 900 &
 blocker1=$!
-setpriv --reuid=4243 --regid=4243 --clear-groups sleep 900 &
+setpriv --reuid=$U_NPROC --regid=$U_NPROC --clear-groups sleep 900 &
 blocker2=$!
 trap 'kill_blockers; sv_cleanup' EXIT
 # shellcheck disable=SC2016
-rb_until 60 sh -c '[ "$(ps -o pid= -u 4243 | wc -l)" = 2 ]'
-t_ok $? "two processes of uid 4243 run (sleep, through setpriv)"
+rb_until 60 sh -c '[ "$(ps -o pid= -u "$1" | wc -l)" = 2 ]' sh "$U_NPROC"
+t_ok $? "two processes of uid $U_NPROC run (sleep, through setpriv)"
 : > "$T/capinit.out"
 sv_start
 sv_wait steady up
@@ -230,7 +243,7 @@ t_ok $(case " $states " in "  " | *" failed "* | *" up "* | *" down "* | *" stop
   "... a shortage, not a refusal: over 1.5 s nproc is only ever: $states (starting or backoff, never failed)"
 rb_until 60 said_at_least $((a0 + 1)) "$NPROC_FAIL"
 t_ok $? "... and is retried meanwhile ($a0 -> $(said "$NPROC_FAIL") attempts)"
-t_eq "$(ran nproc) $(kill -0 "$blocker1" "$blocker2" && echo alive)" "0 alive" "... its command never ran (no stamp); the two processes of uid 4243 still run"
+t_eq "$(ran nproc) $(kill -0 "$blocker1" "$blocker2" && echo alive)" "0 alive" "... its command never ran (no stamp); the two processes of uid $U_NPROC still run"
 ticks=$(spin_ticks "$pid" 2)
 t_ok $([ "$ticks" -le $((HZ / 10)) ] && echo 0 || echo 1) "... capinit does not spin (${ticks} ticks of CPU in 2 s)"
 kill_blockers
@@ -239,7 +252,7 @@ t_ok $? "the two processes gone: nproc runs by itself (up)"
 nproc_pid=$(sv_field nproc pid)
 rb_until 60 ran_at_least nproc 1
 t_eq "$(ran nproc) $(cut -d' ' -f3 "$T/nproc.stamps" 2>/dev/null) $(sv_in sed -n 's/^Uid:\t//p' /proc/"$nproc_pid"/status | tr '\t' ' ')" \
-  "1 $nproc_pid 4243 4243 4243 4243" "... once, as uid 4243"
+  "1 $nproc_pid $U_NPROC $U_NPROC $U_NPROC $U_NPROC" "... once, as uid $U_NPROC"
 t_eq "$(sv_field steady pid) $(sv_field steady restarts)" "$steady_pid 0" "steady kept its pid"
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
@@ -251,19 +264,19 @@ mv "$T/crash.svc.off" "$T/c/services/crash.svc"
 caps=$(capsh --decode="$(sed -n 's/^CapEff:\t//p' /proc/self/status)" | sed 's/.*=//' | tr ',' '\n' |
   grep -v -e '^cap_sys_admin$' -e '^cap_sys_resource$' | paste -sd, -)
 : > "$T/capinit.out"
-t_eq "$(ps -o pid= -u 4242 | wc -l)" 0 "control: no process of uid 4242 before"
-unshare --pid --fork --mount-proc "$CAPEXEC" -k user=4242 -k group=4242 -k groups= -k "capabilities=$caps" -- \
+t_eq "$(ps -o pid= -u $U_CAPINIT | wc -l)" 0 "control: no process of uid $U_CAPINIT before"
+unshare --pid --fork --mount-proc "$CAPEXEC" -k user=$U_CAPINIT -k group=$U_CAPINIT -k groups= -k "capabilities=$caps" -- \
   "$CAPINIT" --container -c "$T/c" -r "$T/run" > "$T/capinit.out" 2>&1 &
 sv_unshare=$!
 rb_until 60 test -S "$T/run/control"
 sv_nspid=$(cat /proc/"$sv_unshare"/task/*/children 2>/dev/null | tr ' ' '\n' | head -n 1)
 pid=$sv_nspid
 sv_wait steady up
-t_eq "$(sed -n 's/^Uid:\t//p' /proc/"$pid"/status | tr '\t' ' ')" "4242 4242 4242 4242" "capinit runs as uid 4242"
+t_eq "$(sed -n 's/^Uid:\t//p' /proc/"$pid"/status | tr '\t' ' ')" "$U_CAPINIT $U_CAPINIT $U_CAPINIT $U_CAPINIT" "capinit runs as uid $U_CAPINIT"
 steady_pid=$(sv_field steady pid)
 rb_until 60 said_at_least 1 'crash: exited 1'
-as4242 prlimit --pid "$pid" --nproc=1:
-t_eq "$(as4242 prlimit --pid "$pid" --nproc --noheadings -o SOFT | tr -d ' ')" 1 "capinit's soft RLIMIT_NPROC lowered to 1 (uid 4242 has 1 process: capinit)"
+as_capinit prlimit --pid "$pid" --nproc=1:
+t_eq "$(as_capinit prlimit --pid "$pid" --nproc --noheadings -o SOFT | tr -d ' ')" 1 "capinit's soft RLIMIT_NPROC lowered to 1 (uid $U_CAPINIT has 1 process: capinit)"
 rb_until 60 said_at_least 3 'crash: warning: unable to spawn: Resource temporarily unavailable' &&
   rb_until 60 said_at_least 3 'crash: died after 0 ms'
 t_ok $? "crash cannot be spawned: 'warning: unable to spawn: Resource temporarily unavailable', 3 times"
@@ -273,7 +286,7 @@ ticks=$(spin_ticks "$pid" 2)
 t_ok $([ "$ticks" -le $((HZ / 10)) ] && echo 0 || echo 1) "... capinit does not spin (${ticks} ticks of CPU in 2 s)"
 t_eq "$(sv_ctl status steady | awk 'NR == 2 { print $2 }')" up "... and answers: steady is up"
 before=$(ran)
-as4242 prlimit --pid "$pid" --nproc="$(as4242 prlimit --pid "$pid" --nproc --noheadings -o HARD | tr -d ' ')":
+as_capinit prlimit --pid "$pid" --nproc="$(as_capinit prlimit --pid "$pid" --nproc --noheadings -o HARD | tr -d ' ')":
 rb_until 60 ran_more_than "$before"
 t_ok $? "limit raised: crash runs again by itself ($before -> $(ran) runs)"
 t_eq "$(sv_field steady pid) $(sv_field steady restarts)" "$steady_pid 0" "steady kept its pid"
@@ -315,5 +328,5 @@ else
   t_ok 0 "pids.max # SKIP no writable cgroup v1 pids controller at $CG"
 fi
 
-echo "# summary: limits: EMFILE in capinit (a readiness pipe per spawn; log = file and log = none restarts need no descriptor), RLIMIT_NPROC of a service's uid (execve EAGAIN in the child), RLIMIT_NPROC of capinit (uid 4242), pids.max: the service backed off and ran again once the limit was raised, capinit never spun, the steady service kept its pid"
+echo "# summary: limits: EMFILE in capinit (a readiness pipe per spawn; log = file and log = none restarts need no descriptor), RLIMIT_NPROC of a service's uid (execve EAGAIN in the child), RLIMIT_NPROC of capinit (uid $U_CAPINIT), pids.max: the service backed off and ran again once the limit was raised, capinit never spun, the steady service kept its pid"
 t_done
