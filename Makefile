@@ -306,6 +306,9 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 # capctl's command line is tested alone (it is not in conf/)
 $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
+# the bounded step of PID 1, alone (init/ is not in conf/)
+$(B)/tests/unit/test_step: $(B)/obj/init/step.o
+
 # make check: what it needs, gathered in CHECK_INPUTS by each block of this
 # file (the one check rule is at the end), then tests/run
 ifeq ($(DEPS_ARCH),)

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define USAGE "usage: netup up|down [IFACE ADDRESS/PREFIX GATEWAY]\n"
@@ -169,8 +168,7 @@ int main(int argc, char **argv)
   struct in_addr addr = { 0 }, gw = { 0 };
   unsigned prefix = 0;
   char const *iface = 0;
-  char path[64], eff[32], what[128];
-  struct stat st;
+  char eff[32], what[128];
   int up, lo, dev = 0, r;
 
   if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -191,10 +189,7 @@ int main(int argc, char **argv)
   nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
   if (nl < 0 || bind(nl, (struct sockaddr *)&me, sizeof me) < 0) return fail("open a netlink socket", errno);
   lo = (int)if_nametoindex("lo");
-  if (iface) {
-    snprintf(path, sizeof path, "/sys/class/net/%s", iface);
-    if (stat(path, &st) == 0) dev = (int)if_nametoindex(iface);
-  }
+  if (iface) dev = (int)if_nametoindex(iface); /* 0: no such interface */
   if (!up) {
     if (dev) {
       default_route(gw, 0);
