@@ -40,7 +40,7 @@ mode_of() { # MOUNTPOINT: ro or rw of the mount on top at it, or none
   echo "mount./proc/sys=$(mode_of /proc/sys)"
   echo "w./=$(try_write /ctprobe.$$)"
   echo "w./tmp=$(try_write /tmp/ctprobe.$$)"
-  if [ -e /tmp/ctmark ]; then echo "tmp.shared=yes"; else echo "tmp.shared=no"; fi
+  if [ -e "${CTMARK:-/tmp/ctmark}" ]; then echo "tmp.shared=yes"; else echo "tmp.shared=no"; fi
   [ -n "${RW:-}" ] && echo "w.rw=$(try_write "$RW/ctprobe.$$")"
   if [ -n "${BIND_RO:-}" ]; then
     echo "bind.read=$(cat "$BIND_RO/f" 2>&1)"

@@ -4,7 +4,8 @@
 #   sv_init                 make $T (temp dir) with $T/c/services, $T/log
 #   svc NAME <<EOF ... EOF  write $T/c/services/NAME.svc (SVC_NAME=NAME is added)
 #   sv_start [ARGS]         start capinit --container in a new PID namespace
-#                           (and mount namespace); with SV_SETUP set, that
+#                           (and mount and IPC namespaces: nothing it makes
+#                           there outlives it); with SV_SETUP set, that
 #                           shell command runs there first, as PID 1, e.g.
 #                           a read-only bind mount only capinit sees
 #   sv_start_plain [ARGS]   start capinit --container as a plain child of
@@ -50,10 +51,10 @@ sv_start() {
   rm -f "$T/capinit.out"
   if [ -n "${SV_SETUP:-}" ]; then
     # shellcheck disable=SC2016
-    unshare --pid --fork --mount-proc /bin/sh -c "$SV_SETUP"' && exec "$0" "$@"' \
+    unshare --pid --ipc --fork --mount-proc /bin/sh -c "$SV_SETUP"' && exec "$0" "$@"' \
       "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" >"$T/capinit.out" 2>&1 &
   else
-    unshare --pid --fork --mount-proc "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" \
+    unshare --pid --ipc --fork --mount-proc "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" \
       >"$T/capinit.out" 2>&1 &
   fi
   sv_unshare=$!
@@ -84,7 +85,7 @@ sv_ctl() {
 # run a command in capinit's PID and mount namespaces (its /proc), with its
 # root and directory (so that it also works under chroot)
 sv_in() {
-  nsenter -t "$sv_nspid" -p -m -r -w "$@"
+  nsenter -t "$sv_nspid" -p -m -i -r -w "$@"
 }
 
 sv_field() { # NAME KEY

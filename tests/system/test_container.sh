@@ -24,13 +24,18 @@ chmod 1777 "$T/rw"
 echo bound > "$T/ro/f"
 cp "$PROBE_SH" "$T/p/ctprobe.sh"
 for l in bin sbin lib lib32 lib64 libx32; do [ -L "/$l" ] && ln -s "$(readlink "/$l")" "$T/root/$l"; done
-echo marker > /tmp/ctmark.unused  # not the name the probe looks for
-# capinit's namespace: a System V segment (key 0x63617069) and a named
-# network namespace, both made there, as PID 1, before capinit starts
-# (ip makes /run/netns/NAME on the host's /run, mounts the namespace on it
-# in capinit's mount namespace only: the empty file is removed at the end)
-SV_CLEANUP="rm -f /run/netns/$NETNS"
-SV_SETUP="perl -e 'defined(shmget(0x63617069, 4096, 01666)) or die \"shmget: \$!\"' && ip netns add $NETNS && : > /tmp/ctmark"
+# the file in /tmp that a service without a /tmp of its own sees: this
+# run's own name (another run may be beside it), with a neighbour whose
+# name is not the one the probe looks for
+CTMARK=/tmp/ctmark.$$
+echo marker > "$CTMARK.unused"
+# capinit's namespace: a System V segment (key 0x63617069, in capinit's
+# own IPC namespace: it goes with it) and a named network namespace, both
+# made there, as PID 1, before capinit starts (ip makes /run/netns/NAME
+# on the host's /run, mounts the namespace on it in capinit's mount
+# namespace only: the empty file is removed at the end, as are the marks)
+SV_CLEANUP="rm -f /run/netns/$NETNS $CTMARK $CTMARK.unused"
+SV_SETUP="perl -e 'defined(shmget(0x63617069, 4096, 01666)) or die \"shmget: \$!\"' && ip netns add $NETNS && : > $CTMARK"
 
 svc marker <<EOF
 command = /bin/sh -c "i=0; while [ \$i -lt 60 ]; do /bin/true; i=\$((i + 1)); done; /bin/sleep 31337 & wait"
@@ -119,6 +124,7 @@ while IFS='|' read -r name keys env ref; do
     echo "type = oneshot"
     echo "$keys" | tr ';' '\n' | sed 's/^ *//'
     echo "environment = MARK=$MARK"
+    echo "environment = CTMARK=$CTMARK"
     for kv in $env; do echo "environment = $kv"; done
   } > "$T/c/services/ct-$name.svc"
 done < "$T/specs"
@@ -144,7 +150,7 @@ while IFS='|' read -r name keys env ref; do
   sv_wait "$svc" up || sv_wait "$svc" down 1
   got=$(sed 's/^[^ ]* //' "$T/log/$svc.log" 2>/dev/null | grep '^[a-z./]*=' | words)
   # shellcheck disable=SC2086
-  want=$(sv_in env MARK="$MARK" $env P="/bin/sh $PROBE_SH" sh -c "$ref" 2>&1 | words)
+  want=$(sv_in env MARK="$MARK" CTMARK="$CTMARK" $env P="/bin/sh $PROBE_SH" sh -c "$ref" 2>&1 | words)
   t_eq "$got" "$want" "$name: capinit's container and unshare+setpriv's show the same ($(echo "$got" | wc -l) fields)"
   echo "$got" > "$T/got.$name"
 done < "$T/specs"
