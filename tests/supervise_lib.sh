@@ -82,7 +82,7 @@ sv_ctl() {
   "$CAPCTL" "$@" -r "$T/run"
 }
 
-# run a command in capinit's PID and mount namespaces (its /proc), with its
+# run a command in capinit's PID, mount and IPC namespaces (its /proc), with its
 # root and directory (so that it also works under chroot)
 sv_in() {
   nsenter -t "$sv_nspid" -p -m -i -r -w "$@"
