@@ -6,13 +6,23 @@
 # must be the service's descriptor 3 in /proc), /proc/PID/status for what
 # the server holds, a client from outside for what answers.
 B=${1:-build}
+# All of it in a network namespace of its own, loopback up: the ports it
+# takes are nobody else's, neither the machine's services' nor those of
+# another test run at the same moment (make check-cross runs two
+# architectures' system tests side by side), and a port found free stays
+# free until capinit binds it.
+if [ -z "${LISTEN_OWN_NET:-}" ]; then
+  LISTEN_OWN_NET=1 exec unshare --net sh -c 'ip link set lo up ||
+    { echo "Bail out! no loopback in a network namespace of its own (unshare --net, ip link set lo up)"; exit 1; }
+    exec sh "$0" "$@"' "$0" "$@"
+fi
 . tests/lib.sh
 . tests/supervise_lib.sh
 sv_init
 CAPEXEC=$(pwd)/$B/bin/capexec
 PY=/usr/bin/python3
 
-# free ports, chosen by the kernel
+# free ports, chosen by the kernel (in this namespace)
 ports=$($PY -c '
 import socket
 ss = [socket.socket() for _ in range(6)]
@@ -20,8 +30,7 @@ for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
 set -- $ports
 P1=$1 P2=$2 P3=$3 P4=$4 P5=$5 P6=$6
-# and a privileged one (below 1024) that nothing here listens on: a
-# machine may serve 80 itself
+# and a privileged one (below 1024) that nothing listens on
 LOW=$($PY -c '
 import socket
 for p in list(range(1023, 900, -1)):
