@@ -82,6 +82,24 @@ static pid_t reap_within(pid_t pid, int *status)
   return 0;
 }
 
+/* A step that never ends (tell_pid with forever set), bounded by ms,
+ * with progress on or off: it answers STEP_TIMEOUT no sooner than its
+ * bound, its child told its pid, and that child ended by SIGKILL. */
+static void stuck_step(struct tell *tell, int rfd, int ms, int progress, char const *how)
+{
+  uint64_t t0 = now_ms(), took;
+  int v = step_run(tell_pid, tell, (unsigned)ms, progress), status = 0;
+  pid_t child = 0;
+  took = now_ms() - t0;
+  t_ueq((uint64_t)(int64_t)v, (uint64_t)(int64_t)STEP_TIMEOUT, "%s: a step that never ends answers STEP_TIMEOUT", how);
+  t_ok(took >= (uint64_t)ms, "%s: not before its bound: %llu ms >= %d ms", how, (unsigned long long)took, ms);
+  v = read(rfd, &child, sizeof child) == (ssize_t)sizeof child;
+  t_ok(v && child > 0, "%s: the stuck child told its pid (%d)", how, (int)child);
+  t_ueq(reap_within(child, &status), child, "%s: the stuck child is still ours to reap, and ends within 10 s", how);
+  t_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "%s: it ended by SIGKILL (status 0x%x)", how,
+       (unsigned)status);
+}
+
 /* the bytes this process has mapped, from /proc/self/maps (the count
  * of lines would not do: the kernel merges neighbouring mappings) */
 static unsigned long long map_bytes(void)
@@ -98,10 +116,9 @@ static unsigned long long map_bytes(void)
 
 int main(void)
 {
-  int v, p[2], status, i, ms;
+  int v, p[2], status, i;
   unsigned long long m0;
   pid_t child = 0, other;
-  uint64_t t0, took;
   struct tell tell;
 
   setvbuf(stdout, 0, _IOLBF, 0);
@@ -124,33 +141,14 @@ int main(void)
        (int)getpid());
   t_ok(waitpid(child, &status, WNOHANG) < 0 && errno == ECHILD, "that child was reaped by step_run");
 
-  /* 2. the deadline: a step that never ends */
+  /* 2. the deadline: a step that never ends, progress off and on */
   tell.forever = 1;
-  ms = 300;
-  t0 = now_ms();
-  v = step_run(tell_pid, &tell, (unsigned)ms, 0);
-  took = now_ms() - t0;
-  t_ueq((uint64_t)(int64_t)v, (uint64_t)(int64_t)STEP_TIMEOUT, "a step that never ends answers STEP_TIMEOUT");
-  t_ok(took >= (uint64_t)ms, "not before its bound: %llu ms >= %d ms", (unsigned long long)took, ms);
-  child = 0;
-  v = read(p[0], &child, sizeof child) == (ssize_t)sizeof child;
-  t_ok(v && child > 0, "the stuck child told its pid (%d)", (int)child);
-  status = 0;
-  t_ueq(reap_within(child, &status), child, "the stuck child is still ours to reap, and ends within 10 s");
-  t_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "it ended by SIGKILL (status 0x%x)", (unsigned)status);
+  stuck_step(&tell, p[0], 300, 0, "progress off");
   /* its control: the same bound, a child that ends by itself in time */
   v = 50;
   t_ueq(step_run(sleep_ms, &v, 3000, 0), 0, "control: a step of 50 ms under a 3000 ms bound answers 0");
   /* progress on and nothing to write back: the same bound holds */
-  t0 = now_ms();
-  v = step_run(tell_pid, &tell, (unsigned)ms, 1);
-  took = now_ms() - t0;
-  t_ueq((uint64_t)(int64_t)v, (uint64_t)(int64_t)STEP_TIMEOUT, "with progress on, a step that never ends times out too");
-  t_ok(took >= (uint64_t)ms, "not before its bound: %llu ms >= %d ms", (unsigned long long)took, ms);
-  child = 0;
-  t_ok(read(p[0], &child, sizeof child) == (ssize_t)sizeof child && child > 0 && reap_within(child, &status) == child &&
-           WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
-       "and its child ended by SIGKILL");
+  stuck_step(&tell, p[0], 300, 1, "progress on");
 
   /* 3. another child, ended meanwhile, is reaped by the step */
   other = fork();
