@@ -24,6 +24,8 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "capeff.h"
+
 #define USERNS "/proc/sys/kernel/unprivileged_userns_clone"
 
 static void fatal(char const *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -78,8 +80,7 @@ int main(int argc, char **argv)
     "/proc/sys/kernel/core_pattern", "/proc/sysrq-trigger", "/proc/irq/default_smp_affinity",
     "/sys/kernel/uevent_helper",
   };
-  char opts[1024], line[256], eff[32] = "?", userns[16];
-  FILE *f;
+  char opts[1024], eff[32], userns[16];
   size_t i;
   int fd;
   ssize_t n;
@@ -117,10 +118,7 @@ int main(int argc, char **argv)
       fatal("unprivileged user namespaces are on (kernel.unprivileged_userns_clone = %s): add %s to the kernel's command line",
             userns, "sysctl.kernel.unprivileged_userns_clone=0");
   }
-  f = fopen("/proc/self/status", "re");
-  while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "CapEff:\t", 8)) snprintf(eff, sizeof eff, "%.16s", line + 8);
-  if (f) fclose(f);
+  cap_eff(eff, sizeof eff);
   printf("lockdown: /sys /proc/sys /proc/sysrq-trigger /proc/irq read-only, /tmp a tmpfs, no unprivileged user namespaces (CapEff:\t%s)\n",
          eff);
   return 0;

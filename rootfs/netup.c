@@ -27,6 +27,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "capeff.h"
+
 #define USAGE "usage: netup up|down [IFACE ADDRESS/PREFIX GATEWAY]\n"
 
 static void usage(void)
@@ -139,21 +141,6 @@ static int parse_prefix(char const *s, struct in_addr *a, unsigned *prefix)
   if (errno || end == slash + 1 || *end || p > 32) return -1;
   *prefix = (unsigned)p;
   return inet_pton(AF_INET, host, a) == 1 ? 0 : -1;
-}
-
-/* CapEff as /proc/self/status says it, for the line */
-static void cap_eff(char *out, size_t len)
-{
-  char line[256];
-  FILE *f = fopen("/proc/self/status", "re");
-  snprintf(out, len, "?");
-  if (!f) return;
-  while (fgets(line, sizeof line, f))
-    if (!strncmp(line, "CapEff:\t", 8)) {
-      line[strcspn(line, "\n")] = 0;
-      snprintf(out, len, "%.16s", line + 8);  /* 16 hex digits */
-    }
-  fclose(f);
 }
 
 static int fail(char const *what, int err)
