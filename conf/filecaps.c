@@ -122,13 +122,7 @@ unsigned filecaps_parse(diag_list *diags, char const *file, char const *buf, siz
 
 int filecaps_load(diag_list *diags, char const *path, filecaps *out)
 {
-  size_t len;
-  char *buf = conf_read_file(diags, path, &len);
-  unsigned e;
-  if (!buf) return -1;
-  e = filecaps_parse(diags, path, buf, len, out);
-  free(buf);
-  return e ? -1 : 0;
+  return conf_each_line_of(diags, path, parse_line, out);
 }
 
 void filecaps_free(filecaps *f)

@@ -430,13 +430,7 @@ unsigned fstab_parse(diag_list *diags, char const *file, char const *buf, size_t
 
 int fstab_load(diag_list *diags, char const *path, fstab *out)
 {
-  size_t len;
-  char *buf = conf_read_file(diags, path, &len);
-  unsigned e;
-  if (!buf) return -1;
-  e = fstab_parse(diags, path, buf, len, out);
-  free(buf);
-  return e ? -1 : 0;
+  return conf_each_line_of(diags, path, parse_line, out);
 }
 
 void fstab_free(fstab *f)

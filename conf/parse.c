@@ -301,3 +301,14 @@ unsigned conf_each_line(diag_list *diags, char const *file, char const *buf, siz
   free(copy);
   return errors;
 }
+
+int conf_each_line_of(diag_list *diags, char const *path, conf_line_fn *fn, void *arg)
+{
+  size_t len;
+  char *buf = conf_read_file(diags, path, &len);
+  unsigned e;
+  if (!buf) return -1;
+  e = conf_each_line(diags, path, buf, len, fn, arg);
+  free(buf);
+  return e ? -1 : 0;
+}

@@ -56,6 +56,10 @@ typedef int conf_line_fn(diag_list *diags, char const *file, unsigned line, char
 unsigned conf_each_line(diag_list *diags, char const *file, char const *buf, size_t len,
                         conf_line_fn *fn, void *arg);
 
+/* conf_each_line over the file at path (read by conf_read_file below):
+ * 0, or -1 when it could not be read or a line was in error. */
+int conf_each_line_of(diag_list *diags, char const *path, conf_line_fn *fn, void *arg);
+
 /* Read a whole configuration file (regular, at most CONF_FILE_MAX bytes;
  * FIFOs and devices are refused without blocking).  Returns a malloc'd
  * buffer, or NULL after reporting "FILE: message". */
