@@ -94,6 +94,21 @@ static int transact_once(int fd, char const *req, size_t len, char *buf, uint64_
   }
 }
 
+/* The connection of the request answered last, left open: the end of
+ * this process closes it.  After a poweroff, reboot or halt, capinit
+ * waits for the asker's connection to close (CONTROL_ASKER_MS at most),
+ * then ends, and with it every process of its PID namespace: a close
+ * made by the exit comes after the exit status is fixed, so capctl is
+ * never killed between its answer and its end (a close of its own, then
+ * the exit, left a window for that). */
+static int answered = -1;
+
+static void answered_close(void)
+{
+  if (answered >= 0) close(answered);
+  answered = -1;
+}
+
 /* Send one request; call fn on each record; return the final message
  * (static), "ok" or "error: ...".  A capinit with too many clients at
  * once (a burst of scripts) is asked again, with a growing pause, until
@@ -105,13 +120,17 @@ static char const *transact(char const *req, void (*fn)(char *rec, void *arg), v
   size_t len = strlen(req);
   unsigned pause = 5;
   if (len > CONTROL_MSG_MAX) strerr_dief1x(100, "request too long");
+  answered_close();
   for (;;) {
     int fd = connect_control(deadline), busy = 1;
     if (fd >= 0) {
       busy = transact_once(fd, req, len, buf, deadline, fn, arg);
+      if (!busy) {
+        answered = fd;
+        return buf;
+      }
       close(fd);
     }
-    if (!busy) return buf;
     if (now_ms() + pause >= deadline) strerr_dief1x(111, "capinit had too many clients for " REPLY_TIMEOUT_TEXT);
     pause_ms(pause);
     if (pause < 200) pause *= 2;
@@ -516,6 +535,7 @@ static int log_main(int argc, char **argv)
     fprintf(stderr, "capctl: %s\n", r);
     return 1;
   }
+  answered_close();  /* a follower may stay for days: its client slot is freed now */
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0 && !(follow && errno == ENOENT)) strerr_diefu2sys(111, "open ", path);
   pos = fd >= 0 ? tail_lines(fd, n) : 0;

@@ -13,7 +13,8 @@ AUDIO=$(getent group audio | cut -d: -f3)
 # uid 0 with no capability at all, in capinit's PID namespace (a peer
 # outside it is an ancestor, which has power over capinit anyway): a
 # locked noroot tree with an empty bounding set, as the appliance's console
-powerless() { sv_in setpriv --securebits=+noroot,+noroot_locked --bounding-set=-all --inh-caps=-all "$@"; }
+POWERLESS="setpriv --securebits=+noroot,+noroot_locked --bounding-set=-all --inh-caps=-all"
+powerless() { sv_in $POWERLESS "$@"; }
 terms() { grep -c '^web-term ' "$T/web" 2>/dev/null; }
 
 svc web <<EOF
@@ -65,8 +66,19 @@ out=$(powerless --groups="$AUDIO" -- "$CAPCTL" stop web -r "$T/run" 2>&1)
 t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" \
   "a powerless uid 0 in the power group: stop refused (exit 1)"
 t_eq "$(sv_field web state) $(terms)" "up 0" "web is still up, never signalled"
-out=$(powerless --groups="$AUDIO" -- "$CAPCTL" reboot -r "$T/run" 2>&1)
+# traced from outside the namespace (a tracer in it would end with it)
+out=$(strace -f -qq -e trace=connect,close,exit_group -o "$T/strace" \
+  nsenter -t "$sv_nspid" -p -m -i -r -w $POWERLESS --groups="$AUDIO" -- "$CAPCTL" reboot -r "$T/run" 2>&1)
 t_eq "$?:$out" "0:" "... capctl reboot (exit 0)"
+# capctl leaves the connection open for its end to close: capinit, which
+# waits for that close, can end (and kill its namespace) only once
+# capctl's exit status is fixed.  strace's word: the connect, no close of
+# that descriptor after it, then exit_group(0)
+t_eq "$(awk '$2 ~ /^connect\(/ && /AF_UNIX/ && / = 0$/ { pid = $1; fd = substr($2, 9); sub(/,.*/, "", fd); got = "connect"; next }
+  got && $1 == pid && $2 == "close(" fd ")" { closed = " closed" }
+  got && $1 == pid && $2 ~ /^exit_group\(/ { end = $2 }
+  END { print got (closed ? closed : " held") " " end }' "$T/strace")" "connect held exit_group(0)" \
+  "... capctl held its connection to capinit until exit_group(0) (strace)"
 sv_wait_exit
 t_eq "$sv_rc:$(grep -c '^capinit: capctl reboot: stopping every service$' "$T/capinit.out"):$(terms)" "0:1:1" \
   "capinit stopped web (one stop signal) and exited 0, saying 'capctl reboot: stopping every service'"
