@@ -15,8 +15,9 @@
 # The handler is named capinit-ARCH.  The kernel tries the newest handler
 # first: when another one for the same programs was registered after ours
 # (say qemu-ARCH without C, by systemd-binfmt), ours is registered again.
-# Mounts binfmt_misc when it is not.  Needs root; changes nothing that
-# outlives a reboot.  Prints nothing when all was in place.
+# Mounts binfmt_misc when it is not (two at once: both succeed).  Needs
+# root; changes nothing that outlives a reboot.  Prints nothing when all
+# was in place.
 set -eu
 arch=${1:?usage: mk/binfmt.sh arm64|armhf}
 dir=/proc/sys/fs/binfmt_misc
@@ -34,9 +35,12 @@ conf=/usr/lib/binfmt.d/qemu-$qemu.conf
 [ -f "$conf" ] || die "$conf is missing (qemu-user-static ships it: the magic and mask of $arch programs)"
 [ "$(id -u)" = 0 ] || die "registering a binfmt_misc handler needs root"
 
+# Another mk/binfmt.sh (the other architecture's tests run beside these)
+# may mount it between the test and the mount: then mount(8) fails with
+# "already mounted", and that is success.
 if [ ! -e "$dir/register" ]; then
-  mount -t binfmt_misc binfmt_misc "$dir" 2>/dev/null ||
-    die "unable to mount binfmt_misc on $dir (a container without it cannot run $arch programs)"
+  err=$(mount -t binfmt_misc binfmt_misc "$dir" 2>&1) || [ -e "$dir/register" ] ||
+    die "unable to mount binfmt_misc on $dir: $err (a container without it cannot run $arch programs)"
 fi
 
 # the newest handler whose magic matches ARCH's programs wins: is it ours?

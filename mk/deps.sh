@@ -88,10 +88,10 @@ if [ -n "$foreign" ]; then
     echo "capinit: enabling the architecture $a in dpkg (dpkg --add-architecture $a)"
     dpkg --add-architecture "$a"
   done
-  apt-get update -q >/dev/null
+  sh "$(dirname "$0")/apt-update.sh" -q
 fi
 # An empty or stale package list makes install fail; refresh once and retry.
 apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
-  apt-get update -q >/dev/null
+  sh "$(dirname "$0")/apt-update.sh" -q
   apt-get install -y -q --no-install-recommends $missing
 }

@@ -14,7 +14,7 @@ rm -rf "$dir/$pkg"
 (cd "$dir/.download" && rm -f "${pkg}"_*.deb && apt-get download -q "$2" >/dev/null 2>"$dir/.download/$pkg.log") || {
   # an empty or stale package list: refresh it (needs root) and retry
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -q >/dev/null
+    sh "$(dirname "$0")/apt-update.sh" -q
     (cd "$dir/.download" && apt-get download -q "$2" >/dev/null 2>"$dir/.download/$pkg.log")
   else
     cat "$dir/.download/$pkg.log" >&2

@@ -51,8 +51,7 @@ aptopt="-q -o Dir::Etc::SourceParts=$apt/sources -o Dir::Etc::SourceList=/dev/nu
   -o Dir::State::Lists=$apt/lists -o Dir::Cache=$apt/cache
   -o APT::Sandbox::User=root"
 # shellcheck disable=SC2086
-apt-get $aptopt update >"$apt/update.log" 2>&1 || {
-  cat "$apt/update.log" >&2; die "unable to read Debian's source package lists"; }
+sh "$(dirname "$0")/apt-update.sh" $aptopt || die "unable to read Debian's source package lists"
 
 # Fetch PKG's source, newest version first: a version listed by one archive
 # can be missing from its pool (seen with bookworm-security), so try each.
