@@ -34,11 +34,16 @@ if [ -e /etc/capinit/services/demo.svc ] && [ ! -e /tmp/demo/console.done ]; the
   [ "${demo_pid:-0}" -gt 0 ] || demo_pid=none  # never kill -9 0: the shell's own group
   # httpd's pid is capinit's view of it; in this shell's own PID namespace
   # the same number may be one of its own processes (pids count up from 1
-  # in each namespace): then it is not killed, and the record says whose.
-  # Otherwise the shell's own kill, in this process: no process made for
-  # the attempt (demo_try's subshell) can take that number first.
-  if [ "$demo_pid" != none ] && [ -e "/proc/$demo_pid/comm" ]; then
-    demo_out="pid $demo_pid is this namespace's own ($(cat "/proc/$demo_pid/comm" 2>/dev/null)): httpd is not in it"
+  # in each namespace): then it is not killed, and the record says whose
+  # (busybox timeout's watcher, for one, outlives the nc it timed by up
+  # to a second).  The name is read by the shell itself, once, and the
+  # kill is the shell's own: nothing here forks, so no process made for
+  # the attempt can take that number first, and none can end between a
+  # look and a read.
+  demo_comm=
+  [ "$demo_pid" = none ] || read -r demo_comm 2>/dev/null < "/proc/$demo_pid/comm"
+  if [ -n "$demo_comm" ]; then
+    demo_out="pid $demo_pid is this namespace's own ($demo_comm): httpd is not in it"
     demo_rc=2
   else
     kill -9 "$demo_pid" 2>/tmp/demo/kill.err
@@ -50,6 +55,6 @@ if [ -e /etc/capinit/services/demo.svc ] && [ ! -e /tmp/demo/console.done ]; the
   printf 'console:    %-38s %-36s -> %s\n' "kill -9 <httpd's pid>" "(its own PID namespace)" "$demo_res"
   demo_try stop "capctl stop httpd" "power-group: it may power off only" capctl stop httpd
   : > /tmp/demo/console.done
-  unset demo_i demo_pid demo_key demo_what demo_why demo_out demo_rc demo_res
+  unset demo_i demo_pid demo_comm demo_key demo_what demo_why demo_out demo_rc demo_res
   unset -f demo_try
 fi
