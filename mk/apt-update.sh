@@ -5,18 +5,40 @@
 # ("File has unexpected size ... Mirror sync in progress?": seen on a fresh
 # machine, where it failed the first make check): apt-get update exits
 # 100.  Up to APT_UPDATE_TRIES (5) tries, APT_UPDATE_PAUSE (30) seconds
-# apart; each failure says its first error line; the last one prints
-# apt-get's whole output and exits with its status.
+# apart; each failure says its first error line.
+# A mirror (or the proxy in front of it) can also keep serving such a list
+# for hours: apt-get then ignores that list, keeps the others, and still
+# exits 100.  When the last try failed only that way, this says which
+# lists were left out and exits 0, as apt-get itself goes on: a package
+# that only those lists had is then missing, and the install that needs it
+# fails and names it.  Any other failure (no network, a lock, a bad
+# source) is fatal: the last try prints apt-get's whole output and exits
+# with its status.
 set -u
 tries=${APT_UPDATE_TRIES:-5}
 pause=${APT_UPDATE_PAUSE:-30}
 log=$(mktemp) || exit 111
 trap 'rm -f "$log"' EXIT
+
+# true when apt-get's errors in $log are only lists the mirror served
+# unlike its Release file (a size or a hash it does not give)
+inconsistent_lists_only() {
+  grep -q -E '^E: Failed to fetch .*(File has unexpected size|Hash Sum mismatch)' "$log" || return 1
+  ! grep '^E:' "$log" | grep -v -E \
+    -e '^E: Failed to fetch .*(File has unexpected size|Hash Sum mismatch)' \
+    -e '^E: Some index files failed to download' | grep -q .
+}
+
 n=1
 while :; do
   apt-get "$@" update >"$log" 2>&1 && exit 0
   status=$?
   if [ "$n" -ge "$tries" ]; then
+    if inconsistent_lists_only; then
+      echo "capinit: warning: apt-get update: after $n tries the mirror still serves these package lists unlike its Release file, so apt-get left them out (packages come from the other lists):" >&2
+      sed -n -E 's/^E: Failed to fetch ([^ ]*) .*/capinit: warning:   \1/p' "$log" >&2
+      exit 0
+    fi
     cat "$log" >&2
     echo "mk/apt-update.sh: fatal: apt-get update failed $n times (exit $status): check the network and the sources in /etc/apt" >&2
     exit "$status"
