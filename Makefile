@@ -142,7 +142,7 @@ ENGINE_SRC := engine/privilege.c engine/container.c engine/reaper.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
 SHARED_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/control_verbs.c supervise/creds.c supervise/procfs.c)
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
-  supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/control_dispatch.c supervise/control_records.c \
+  supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/peer.c supervise/control_dispatch.c supervise/control_records.c \
   supervise/control_reply.c supervise/control_verify.c supervise/verify_container.c \
   supervise/procs.c supervise/initctl.c) $(SHARED_OBJ)
 INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/capinit.c init/boot.c init/fstab.c init/shutdown.c init/step.c)

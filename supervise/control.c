@@ -3,8 +3,8 @@
  * SOCK_SEQPACKET: a request is one message, "VERB ARG...", at most
  * CONTROL_MSG_MAX bytes (a longer one is refused whole).  The reply is
  * zero or more record messages, then one final message, "ok" or
- * "error: ...".  The peer is known by SO_PEERCRED and SO_PEERGROUPS: root
- * may change services, the control-group may read.  Every client is
+ * "error: ...".  Who may do what is peer.c's: capinit's own power may
+ * change services, uid 0 and the control group may read.  Every client is
  * non-blocking, has a bounded reply queue and an idle deadline: a slow or
  * idle client never holds the loop. */
 #include <errno.h>
@@ -21,6 +21,7 @@
 
 #include "control.h"
 #include "control_client.h"
+#include "peer.h"
 #include "supervisor.h"
 
 #define CLIENTS_MAX CONTROL_CLIENTS_MAX  /* served at once */
@@ -77,6 +78,11 @@ int control_listen(void)
     if (r < 0) goto fail;
   }
   if (listen(fd, SOMAXCONN) < 0) goto fail;
+  if (peer_init() < 0) {
+    console_say("capinit: fatal: unable to read capinit's own credentials in /proc/self: %s\n", strerror(errno));
+    close(fd);
+    return -1;
+  }
   /* the control group's; without one, the power group's */
   if (sv.conf.control_group_set || sv.conf.power_group_set) {
     gid_t g = sv.conf.control_group_set ? sv.conf.control_gid : sv.conf.power_gid;
@@ -107,27 +113,6 @@ void control_close(void)
   unlink(sock_path);
 }
 
-/* Whoever changes services can start any of them, legacy root included:
- * only a peer that already holds every capability capinit holds may.  A
- * uid 0 without power (a noroot console) may read, not change.  (The pid
- * is the connecting process's, read once at accept time.) */
-static int holds_our_caps(pid_t pid)
-{
-  char eff[32];
-  /* a peer outside capinit's PID namespace (pid 0 here) is in an ancestor
-   * namespace, which already has power over capinit */
-  if (pid == 0) return 1;
-  unsigned long long theirs, ours;
-  char *end;
-  proc_field(pid, "CapEff", eff, sizeof eff);
-  theirs = strtoull(eff, &end, 16);
-  if (end == eff || *end) return 0;
-  proc_field(getpid(), "CapEff", eff, sizeof eff);
-  ours = strtoull(eff, &end, 16);
-  if (end == eff || *end) return 0;
-  return (ours & ~theirs) == 0;
-}
-
 /* ------------------------------------------------------------ the loop */
 
 /* Over CONNECTIONS_MAX (or KEPT short of it, for readers): a final reply
@@ -145,31 +130,17 @@ static void busy(int fd)
   close(fd);
 }
 
-/* Whether the peer has group g, as its group or a supplementary one. */
-static int peer_in_group(int fd, struct ucred const *cred, gid_t g)
-{
-  gid_t groups[256];
-  socklen_t glen = sizeof groups;
-  size_t i;
-  if (cred->gid == g) return 1;
-  if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) < 0) return 0;
-  for (i = 0; i < glen / sizeof groups[0]; i++)
-    if (groups[i] == g) return 1;
-  return 0;
-}
-
-/* Who the peer is: root with every capability capinit holds may change
- * services, and power off, reboot and halt, as may the power group; root
+/* Who the peer is (peer.c): capinit's own power may change services,
+ * and power off, reboot and halt, as may the power group; uid 0
  * (powerless too) and the control group may read. */
-static int peer_rights(int fd, waiting *w)
+static int peer_rights_of(int fd, waiting *w)
 {
-  struct ucred cred;
-  socklen_t len = sizeof cred;
-  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) return -1;
+  peer_rights r;
+  if (peer_of_socket(fd, &r) < 0) return -1;
   w->fd = fd;
-  w->may_change = cred.uid == 0 && holds_our_caps(cred.pid);
-  w->may_read = cred.uid == 0 || (sv.conf.control_group_set && peer_in_group(fd, &cred, sv.conf.control_gid));
-  w->may_power = sv.conf.power_group_set && peer_in_group(fd, &cred, sv.conf.power_gid);
+  w->may_change = r.may_change;
+  w->may_read = r.may_read;
+  w->may_power = r.may_power;
   return 0;
 }
 
@@ -217,7 +188,7 @@ static void accept_clients(void)
         accept_paused_until = now_ms() + ACCEPT_PAUSE_MS;
       break;
     }
-    if (peer_rights(fd, &w) < 0 || nclients + nwaiters >= CONNECTIONS_MAX) {
+    if (peer_rights_of(fd, &w) < 0 || nclients + nwaiters >= CONNECTIONS_MAX) {
       busy(fd);
       continue;
     }

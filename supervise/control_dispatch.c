@@ -162,7 +162,7 @@ void control_dispatch(client *c, char const *msg, size_t len)
   if (!may(c, r.verb)) {
     client_reply(c, "error: permission denied: %s",
                  r.verb->changes == VERB_POWER ? "only root or the power group may power off, reboot or halt"
-                 : r.verb->changes ? "only root may change services" : "not in the control group");
+                 : r.verb->changes ? "only root with capinit's own power, in its user and PID namespaces, may change services" : "not in the control group");
     return;
   }
   v.c = c;

@@ -1,6 +1,6 @@
 /* supervise/supervisor.c -- loading the configuration and the event loop.
  *
- * One poll() over the signal selfpipe, the control socket and its
+ * One poll() over the signalfd, the control socket and its
  * clients, and each service's log pipe, readiness pipe
  * and notify socket; one deadline, the earliest of all timers.  Nothing
  * wakes the loop when nothing happens. */
@@ -12,15 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <skalibs/selfpipe.h>
 
 #include "../conf/diag.h"
+#include "../conf/names.h"
 #include "notify.h"
+#include "peer.h"
 #include "../engine/privilege.h"
 #include "supervisor.h"
 #include "../engine/sysnum.h"
@@ -326,27 +329,62 @@ void supervisor_shutdown(int action, char const *why)
   for (i = 0; i < sv.n; i++) sv.v[i]->wanted_up = 0;
 }
 
-static int handle_signals(void)
+/* Which signals order something: reload, or the shutdown (the power
+ * group may ask for that one over the control socket too). */
+static int is_order(int sig)
 {
-  int sig;
-  while ((sig = selfpipe_read()) > 0) {
-    switch (sig) {
-      case SIGCHLD: reap(); break;
-      /* busybox's reboot, poweroff and halt send TERM, USR2 and USR1;
-       * Ctrl-Alt-Del sends INT; a power event PWR */
-      case SIGTERM: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGTERM (reboot)" : "SIGTERM"); break;
-      case SIGINT: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGINT (reboot)" : "SIGINT"); break;
-      case SIGUSR2: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGUSR2 (power off)" : "SIGUSR2"); break;
-      case SIGPWR: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGPWR (power off)" : "SIGPWR"); break;
-      case SIGUSR1: supervisor_shutdown(RB_HALT_SYSTEM, sv.machine ? "SIGUSR1 (halt)" : "SIGUSR1"); break;
-      case SIGHUP:
-        console_say("capinit: SIGHUP: reloading %s\n", sv.confdir);
-        supervisor_load(0);
-        break;
-      default: break;  /* trapped so that it does nothing (signals_trap) */
-    }
+  return sig == SIGHUP || sig == SIGTERM || sig == SIGINT || sig == SIGUSR1 || sig == SIGUSR2 ||
+         sig == SIGPWR;
+}
+
+/* An order from a sender that may not give it is said once, naming the
+ * sender (the same sender's flood of it is that one line), and dropped. */
+static void order_refused(int sig, uint32_t pid, char const *who)
+{
+  static int last_sig;
+  static uint32_t last_pid;
+  char const *name = signal_name(sig);
+  if (sig == last_sig && pid == last_pid) return;
+  last_sig = sig;
+  last_pid = pid;
+  console_say("capinit: warning: ignored SIG%s from %s: only the kernel, capinit's own power%s may order it "
+              "(capinit(8), SIGNALS)\n",
+              name ? name : "?", who, sig == SIGHUP ? "" : " or the power group");
+}
+
+static void handle_signal(int sig)
+{
+  switch (sig) {
+    case SIGCHLD: reap(); break;
+    /* busybox's reboot, poweroff and halt send TERM, USR2 and USR1;
+     * Ctrl-Alt-Del sends INT; a power event PWR */
+    case SIGTERM: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGTERM (reboot)" : "SIGTERM"); break;
+    case SIGINT: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGINT (reboot)" : "SIGINT"); break;
+    case SIGUSR2: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGUSR2 (power off)" : "SIGUSR2"); break;
+    case SIGPWR: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGPWR (power off)" : "SIGPWR"); break;
+    case SIGUSR1: supervisor_shutdown(RB_HALT_SYSTEM, sv.machine ? "SIGUSR1 (halt)" : "SIGUSR1"); break;
+    case SIGHUP:
+      console_say("capinit: SIGHUP: reloading %s\n", sv.confdir);
+      supervisor_load(0);
+      break;
+    default: break;  /* blocked so that it does nothing (signals_trap) */
   }
-  return sig;
+}
+
+/* Every signal waiting on the signalfd, each judged by its sender (a
+ * SIGCHLD orders nothing: capinit looks at its children itself). */
+static void handle_signals(int sigfd)
+{
+  struct signalfd_siginfo si;
+  char who[128];
+  while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+    int sig = (int)si.ssi_signo;
+    if (is_order(sig) && !peer_of_signal(&si, !sv.machine, sig != SIGHUP, who, sizeof who)) {
+      order_refused(sig, si.ssi_pid, who);
+      continue;
+    }
+    handle_signal(sig);
+  }
 }
 
 static int all_down(void)
@@ -392,6 +430,7 @@ static int is_fault_signal(int sig)
          sig == SIGTRAP || sig == SIGSYS;
 }
 
+/* The signalfd of every blocked signal, or -1. */
 static int signals_trap(void)
 {
   sigset_t set;
@@ -404,7 +443,6 @@ static int signals_trap(void)
     if (sig == SIGKILL || sig == SIGSTOP || sig == SIGPIPE || is_fault_signal(sig)) continue;
     word[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
   }
-  if (!selfpipe_trapset(&set)) return -1;
   /* glibc's sigprocmask() leaves its own signals out of the mask: block
    * them with the system call (musl passes the mask through) */
   if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, 0, 8) < 0) return -1;
@@ -419,7 +457,8 @@ static int signals_trap(void)
     if (syscall(SYS_rt_sigaction, sig, &dfl, 0, 8) < 0) return -1;
   }
   if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) return -1;
-  return 0;
+  /* a signalfd rather than a selfpipe: each signal comes with its sender */
+  return (int)syscall(SYS_signalfd4, -1, &set, 8, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
 /* The signals whose disposition is not SIG_DFL in capinit (SIGPIPE, and
@@ -508,7 +547,7 @@ static void pollset_dispatch(pollset const *ps)
     int fd = ps->p[i].fd;
     if (!ps->p[i].revents) continue;
     switch (ps->kind[i]) {
-      case FD_SELF: handle_signals(); break;
+      case FD_SELF: handle_signals(fd); break;
       case FD_CONSOLE: console_flush(); break;
       case FD_INITCTL: initctl_read(fd); break;
       case FD_LOG: if (s->log.pipe == fd) log_read(s); break;
@@ -547,13 +586,9 @@ static void supervisor_turn(void)
 int supervisor_run(void)
 {
   pollset ps = { 0, 0, 0, 0, 0, 0, 0 };
-  int self = selfpipe_init();
+  int self = signals_trap();
 
   if (self < 0) {
-    console_say("capinit: fatal: unable to create the selfpipe: %s\n", strerror(errno));
-    return 111;
-  }
-  if (signals_trap() < 0) {
     console_say("capinit: fatal: unable to trap signals: %s\n", strerror(errno));
     return 111;
   }

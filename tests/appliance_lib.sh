@@ -136,7 +136,7 @@ app_common() { # F ROOTFSTYPE ROOT-MODE
   kill_st=$?
   t_ok $kill_st "$p: console: cannot even reach httpd's pid (its own PID namespace)"
   [ $kill_st = 0 ] || echo "#   got: $kill_rec"
-  t_eq "$(rec "console stop")" "1 capctl: error: permission denied: only root may change services" \
+  t_eq "$(rec "console stop")" "1 capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" \
     "$p: console: capctl stop httpd is refused (its power-group may power off, reboot, halt, and no more)"
 
   t_eq "$(rec verify)" "0 " "$p: capctl verify: every running service matches its prediction"

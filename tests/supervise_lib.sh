@@ -10,7 +10,10 @@
 #                           a read-only bind mount only capinit sees
 #   sv_start_plain [ARGS]   start capinit --container as a plain child of
 #                           this shell (a subreaper, no namespace)
-#   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS
+#   sv_ctl VERB ARGS        capctl VERB -r $T/run ARGS, from inside capinit's
+#                           PID namespace (only a peer capinit can see
+#                           may change services: docs/security.md)
+#   sv_peer CMD ARGS        run CMD in capinit's PID namespace (as sv_ctl does)
 #   sv_in CMD ARGS          run CMD in capinit's namespaces (to read its /proc)
 #   sv_field NAME KEY       one field of `capctl status NAME`
 #   sv_wait NAME STATE [S]  wait until NAME is in STATE (at most S seconds, 60)
@@ -62,6 +65,7 @@ sv_start() {
   while [ ! -S "$T/run/control" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
   # capinit is unshare's only child (no procps needed)
   sv_nspid=$(cat /proc/"$sv_unshare"/task/*/children 2>/dev/null | tr ' ' '\n' | head -n 1)
+  sv_pidns=1
   [ -S "$T/run/control" ]
 }
 
@@ -70,6 +74,7 @@ sv_start_plain() {
   "$CAPINIT" --container -c "$T/c" -r "$T/run" "$@" >"$T/capinit.out" 2>&1 &
   sv_unshare=$!
   sv_nspid=$!
+  sv_pidns=
   i=0
   while [ ! -S "$T/run/control" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
   [ -S "$T/run/control" ]
@@ -77,9 +82,19 @@ sv_start_plain() {
 
 sv_pid() { echo "$sv_nspid"; }
 
-# capctl needs no namespace: capinit answers with its own view of pids
+# capctl in capinit's PID namespace: capinit judges a peer by its /proc
+# entry there, and one outside it (pid 0) may read, never change anything
 sv_ctl() {
-  "$CAPCTL" "$@" -r "$T/run"
+  sv_peer "$CAPCTL" "$@" -r "$T/run"
+}
+
+# run CMD ARGS in capinit's PID namespace only: a peer capinit can judge
+sv_peer() {
+  if [ -n "${sv_pidns:-}" ]; then
+    nsenter -t "$sv_nspid" -p "$@"
+  else
+    "$@"
+  fi
 }
 
 # run a command in capinit's PID, mount and IPC namespaces (its /proc), with its
@@ -111,6 +126,7 @@ sv_wait_exit() { # [SECONDS]: until capinit exits (SIGKILL after SECONDS, 60: sv
   sv_rc=$?
   sv_unshare=
   sv_nspid=
+  sv_pidns=
   return 0
 }
 

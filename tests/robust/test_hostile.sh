@@ -67,8 +67,8 @@ for v in $changing; do
   esac
 done
 $NOBODY $H raw "$T/run/control" "$@" > "$T/nobody.out"
-t_eq "$(sort -u "$T/nobody.out")" "error: permission denied: only root may change services
-error: permission denied: only root or the power group may power off, reboot or halt" \
+t_eq "$(sort -u "$T/nobody.out")" "error: permission denied: only root or the power group may power off, reboot or halt
+error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" \
   "uid 65534: each of the $# changing requests refused ($(wc -l < "$T/nobody.out") replies)"
 $NOBODY $H raw "$T/run/control" "status web" "log web" "verify web" > "$T/nobody.read"
 t_eq "$(sort -u "$T/nobody.read")" "error: permission denied: not in the control group" \
@@ -76,8 +76,8 @@ t_eq "$(sort -u "$T/nobody.read")" "error: permission denied: not in the control
 if $NOBODY unshare --user --map-root-user true 2>/dev/null; then
   t_eq "$($NOBODY unshare --user --map-root-user id -u)" 0 "control: in a user namespace nobody made, its uid is 0"
   $NOBODY unshare --user --map-root-user $H raw "$T/run/control" "stop web" "poweroff" > "$T/userns.out"
-  t_eq "$(sort -u "$T/userns.out")" "error: permission denied: only root may change services
-error: permission denied: only root or the power group may power off, reboot or halt" \
+  t_eq "$(sort -u "$T/userns.out")" "error: permission denied: only root or the power group may power off, reboot or halt
+error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" \
     "uid 0 of that user namespace (65534 outside) is refused: stop, poweroff"
 else
   t_ok 0 "user namespace # SKIP unprivileged user namespaces are not available"
@@ -105,7 +105,7 @@ t_eq "$out $held" "web up held" "a client that sent $(sed -n 's/sent //p' "$T/st
 kill "$stall" 2>/dev/null
 wait "$stall"
 rb_until 60 rb_no_conns   # capinit has closed it: every slot is free
-$H many "$T/run/control" 64 > "$T/many.out"
+sv_peer $H many "$T/run/control" 64 > "$T/many.out"
 t_eq "$(sed -n 1p "$T/many.out")" "waiting" "64 idle clients: the 65th waits (no reply while they hold every slot)"
 t_eq "$(sed -n 2p "$T/many.out")" "error: unknown service 'nosuch'" "... once they close, it is served"
 # a reader (here a uid 0 without capabilities, inside capinit's PID
@@ -123,14 +123,14 @@ hold=$!
 rb_until 120 test -s "$T/hold.out"
 t_eq "$(cat "$T/hold.out")" "answered 56 waiting 448 refused 8" \
   "a uid 0 without capabilities opens 512 clients: 56 served, 448 wait, 8 told 'too many clients'"
-$H many "$T/run/control" 8 > "$T/many2.out"
+sv_peer $H many "$T/run/control" 8 > "$T/many2.out"
 t_eq "$(tr '\n' ,  < "$T/many2.out")" "error: too many clients,error: unknown service 'nosuch'," \
   "... while it holds them, root gets the 8 kept connections and slots (the 9th is refused) and is served"
 touch "$T/hold.stop"
 wait "$hold"
 t_eq "$($H types "$T/run/control" | tr '\n' ' ')" "stream: Protocol wrong type for socket dgram: Protocol wrong type for socket " \
   "SOCK_STREAM and SOCK_DGRAM clients cannot connect (EPROTOTYPE)"
-$H raw "$T/run/control" 'stop ../../etc/passwd' 'log ../../../etc/shadow' 'status /etc/passwd' 'start web/../web' > "$T/paths.out"
+sv_peer $H raw "$T/run/control" 'stop ../../etc/passwd' 'log ../../../etc/shadow' 'status /etc/passwd' 'start web/../web' > "$T/paths.out"
 t_eq "$(tr '\n' ,  < "$T/paths.out")" "error: unknown service '../../etc/passwd',error: unknown service '../../../etc/shadow',error: unknown service '/etc/passwd',error: unknown service 'web/../web'," \
   "path-like service names in requests: unknown service, each"
 t_eq "$(rb_fds_rest "$pid")" "$fds0" "capinit's descriptors unchanged by all of it ($fds0)"

@@ -22,7 +22,7 @@ snap() { sv_ctl status --json | "$PY" "$T/snap.py"; }
 
 # one raw request per argument (Python escapes), the replies joined by " | "
 # (the hostile clients' raw verb)
-raw() { "$PY" "$(pwd)/tests/robust/hostile.py" raw "$T/run/control" "$@"; }
+raw() { sv_peer "$PY" "$(pwd)/tests/robust/hostile.py" raw "$T/run/control" "$@"; }
 
 svc web <<EOF
 command = $HELPER stamp $T/stamps
@@ -43,7 +43,7 @@ out=$($NOBODY --clear-groups "$CAPCTL" status -r "$T/run" 2>&1)
 t_eq "$?:$out" "1:capctl: error: permission denied: not in the control group" \
   "socket opened to all: uid 65534 is refused reads by capinit (exit 1)"
 out=$($NOBODY --clear-groups "$CAPCTL" stop web -r "$T/run" 2>&1)
-t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" \
+t_eq "$?:$out" "1:capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" \
   "... and refused changes (exit 1)"
 $NOBODY --clear-groups "$CAPCTL" restart web -r "$T/run" >/dev/null 2>&1
 t_eq "$(sv_field web state) $(sv_field web pid)" "up $web_pid" "web is still up with the same pid"
@@ -91,9 +91,9 @@ web_pid=$(sv_field web pid)
 out=$($NOBODY --groups="$AUDIO" "$CAPCTL" status web -r "$T/run" 2>&1)
 t_eq "$?:$(echo "$out" | sed -n '2s/ .*//p')" "0:web" "uid 65534 with supplementary group audio reads status (exit 0)"
 out=$($NOBODY --groups="$AUDIO" "$CAPCTL" stop web -r "$T/run" 2>&1)
-t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" "... and is refused changes (exit 1)"
+t_eq "$?:$out" "1:capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" "... and is refused changes (exit 1)"
 out=$($NOBODY --groups="$AUDIO" "$CAPCTL" reload -r "$T/run" 2>&1)
-t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" "... reload too"
+t_eq "$?:$out" "1:capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" "... reload too"
 out=$(setpriv --reuid=65534 --regid="$AUDIO" --clear-groups "$CAPCTL" status web -r "$T/run" 2>&1)
 t_eq "$?:$(echo "$out" | sed -n '2s/ .*//p')" "0:web" "uid 65534 with primary group audio reads status"
 out=$($NOBODY --clear-groups "$CAPCTL" status web -r "$T/run" 2>&1)

@@ -88,7 +88,7 @@ fi
 # uid 0 without power (noroot, no capabilities) may read, not change
 out=$(sv_in setpriv --securebits=+noroot,+noroot_locked --bounding-set=-all --inh-caps=-all -- \
   "$CAPCTL" stop late -r "$T/run" 2>&1)
-t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" \
+t_eq "$?:$out" "1:capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" \
   "a powerless uid 0 in capinit's namespace cannot stop a service"
 t_eq "$(sv_field late state)" "up" "late is still up"
 sv_in setpriv --securebits=+noroot,+noroot_locked --bounding-set=-all --inh-caps=-all -- \

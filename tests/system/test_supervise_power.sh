@@ -34,10 +34,10 @@ out=$($NOBODY --groups="$AUDIO" "$CAPCTL" status web -r "$T/run" 2>&1)
 t_eq "$?:$out" "1:capctl: error: permission denied: not in the control group" \
   "uid 65534 in the power group: status refused (the control group reads; exit 1)"
 out=$($NOBODY --groups="$AUDIO" "$CAPCTL" stop web -r "$T/run" 2>&1)
-t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" \
+t_eq "$?:$out" "1:capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" \
   "... stop refused (exit 1)"
 out=$($NOBODY --groups="$AUDIO" "$CAPCTL" reload -r "$T/run" 2>&1)
-t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" "... reload too"
+t_eq "$?:$out" "1:capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" "... reload too"
 out=$(powerless --clear-groups -- "$CAPCTL" reboot -r "$T/run" 2>&1)
 t_eq "$?:$out" "1:capctl: error: permission denied: only root or the power group may power off, reboot or halt" \
   "uid 0 without capabilities and without the group: reboot refused (exit 1)"
@@ -63,7 +63,7 @@ t_ok $? "capinit starts again"
 sv_wait web up
 t_ok $? "web is up"
 out=$(powerless --groups="$AUDIO" -- "$CAPCTL" stop web -r "$T/run" 2>&1)
-t_eq "$?:$out" "1:capctl: error: permission denied: only root may change services" \
+t_eq "$?:$out" "1:capctl: error: permission denied: only root with capinit's own power, in its user and PID namespaces, may change services" \
   "a powerless uid 0 in the power group: stop refused (exit 1)"
 t_eq "$(sv_field web state) $(terms)" "up 0" "web is still up, never signalled"
 # traced from outside the namespace (a tracer in it would end with it)

@@ -1,0 +1,250 @@
+/* supervise/peer.c -- see peer.h.
+ *
+ * A process is judged through a pidfd: the connection's own
+ * (SO_PEERPIDFD, Linux 6.5), or one opened for the pid the kernel gives
+ * (SO_PEERCRED's, a signal's).  Its /proc directory is opened, and only
+ * then is the pidfd asked whether the process still runs: a pid is never
+ * reused while its process lives, so what that directory shows is the
+ * process of the pidfd, whatever happens next. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "peer.h"
+#include "procfs.h"
+#include "supervisor.h"
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SI_KERNEL
+#define SI_KERNEL 0x80
+#endif
+
+static uint64_t our_caps;
+static struct stat our_userns;
+
+/* What /proc says of one process. */
+typedef struct facts_s {
+  char status[4096];
+  uid_t ruid, euid;
+  uint64_t caps;             /* CapEff */
+  int in_our_userns;
+  unsigned long long start;  /* clock ticks after boot */
+} facts;
+
+static ssize_t read_at(int dir, char const *name, char *buf, size_t len)
+{
+  ssize_t r;
+  int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  while ((r = read(fd, buf, len - 1)) < 0 && errno == EINTR) ;
+  close(fd);
+  if (r <= 0) return -1;
+  buf[r] = 0;
+  return r;
+}
+
+static int hex_field(char const *status, char const *key, uint64_t *v)
+{
+  char text[32], *end;
+  if (procfs_field(status, key, text, sizeof text) < 0) return -1;
+  *v = strtoull(text, &end, 16);
+  return end == text || *end ? -1 : 0;
+}
+
+int peer_init(void)
+{
+  char status[4096];
+  int self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int r = -1;
+  if (self < 0) return -1;
+  if (read_at(self, "status", status, sizeof status) > 0 && hex_field(status, "CapEff", &our_caps) == 0 &&
+      fstatat(self, "ns/user", &our_userns, 0) == 0)
+    r = 0;
+  close(self);
+  return r;
+}
+
+/* The pid of pidfd in capinit's /proc (fdinfo's "Pid:"): 0 when it has
+ * none there (another PID namespace), -1 when it has ended. */
+static pid_t pidfd_pid(int pidfd)
+{
+  char path[64], buf[512], pid[24];
+  int self = open("/proc/self/fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ssize_t r;
+  if (self < 0) return -1;
+  snprintf(path, sizeof path, "%d", pidfd);
+  r = read_at(self, path, buf, sizeof buf);
+  close(self);
+  if (r < 0 || procfs_field(buf, "Pid", pid, sizeof pid) < 0) return -1;
+  return (pid_t)atoi(pid);
+}
+
+static int still_runs(int pidfd)
+{
+  struct pollfd p = { pidfd, POLLIN, 0 };
+  return poll(&p, 1, 0) == 0;
+}
+
+/* The start time, field 22 of stat, counted after the command's ")". */
+static int start_time(int dir, unsigned long long *start)
+{
+  char buf[1024], *p;
+  int field;
+  if (read_at(dir, "stat", buf, sizeof buf) < 0 || !(p = strrchr(buf, ')'))) return -1;
+  for (field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
+  if (!p) return -1;
+  *start = strtoull(p + 1, 0, 10);
+  return 0;
+}
+
+static int ids(char const *status, char const *key, unsigned *real, unsigned *eff)
+{
+  char text[96];
+  if (procfs_field(status, key, text, sizeof text) < 0) return -1;
+  return sscanf(text, "%u %u", real, eff) == 2 ? 0 : -1;
+}
+
+/* Fill f for the process of pidfd: -1 when it is not in capinit's /proc
+ * or has ended before everything was read. */
+static int facts_of(int pidfd, facts *f)
+{
+  char name[24];
+  struct stat ns;
+  unsigned ruid, euid;
+  pid_t pid = pidfd_pid(pidfd);
+  int dir, r = -1;
+  if (pid <= 0) return -1;
+  snprintf(name, sizeof name, "/proc/%d", (int)pid);
+  dir = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return -1;
+  if (still_runs(pidfd) && read_at(dir, "status", f->status, sizeof f->status) > 0 &&
+      ids(f->status, "Uid", &ruid, &euid) == 0 && hex_field(f->status, "CapEff", &f->caps) == 0 &&
+      fstatat(dir, "ns/user", &ns, 0) == 0 && start_time(dir, &f->start) == 0) {
+    f->ruid = ruid;
+    f->euid = euid;
+    f->in_our_userns = ns.st_dev == our_userns.st_dev && ns.st_ino == our_userns.st_ino;
+    r = 0;
+  }
+  close(dir);
+  return r;
+}
+
+/* capinit's own power: euid 0 in capinit's user namespace with every
+ * capability capinit holds. */
+static int powerful(facts const *f)
+{
+  return f->in_our_userns && f->euid == 0 && (our_caps & ~f->caps) == 0;
+}
+
+static unsigned long long boot_ticks(void)
+{
+  struct timespec ts;
+  long hz = sysconf(_SC_CLK_TCK);
+  clock_gettime(CLOCK_BOOTTIME, &ts);
+  if (hz <= 0) hz = 100;
+  return (unsigned long long)ts.tv_sec * (unsigned long long)hz +
+         (unsigned long long)ts.tv_nsec / (1000000000ull / (unsigned long long)hz);
+}
+
+/* The pidfd of the connection's peer.  Without SO_PEERPIDFD (before 6.5)
+ * it is opened for SO_PEERCRED's pid, which may have been reused by
+ * then: *exact says which. */
+static int socket_pidfd(int fd, pid_t pid, int *exact)
+{
+  int pidfd;
+  socklen_t len = sizeof pidfd;
+  *exact = 1;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == 0) return pidfd;
+  if (errno != ENOPROTOOPT && errno != EINVAL) return -1;
+  *exact = 0;
+  if (pid <= 0) return -1;
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+static int socket_in_group(int fd, struct ucred const *cred, gid_t g)
+{
+  gid_t groups[256];
+  socklen_t glen = sizeof groups;
+  size_t i;
+  if (cred->gid == g) return 1;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen) < 0) return 0;
+  for (i = 0; i < glen / sizeof groups[0]; i++)
+    if (groups[i] == g) return 1;
+  return 0;
+}
+
+int peer_of_socket(int fd, peer_rights *r)
+{
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  unsigned long long accepted = boot_ticks();
+  int pidfd, exact;
+  facts f;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) return -1;
+  r->may_read = cred.uid == 0 || (sv.conf.control_group_set && socket_in_group(fd, &cred, sv.conf.control_gid));
+  r->may_power = sv.conf.power_group_set && socket_in_group(fd, &cred, sv.conf.power_gid);
+  r->may_change = 0;
+  if (cred.uid != 0 || (pidfd = socket_pidfd(fd, cred.pid, &exact)) < 0) return 0;
+  /* a pidfd opened late is the connecting process only if that process
+   * started before the connection was accepted */
+  if (facts_of(pidfd, &f) == 0 && (exact || f.start <= accepted)) r->may_change = (unsigned char)powerful(&f);
+  close(pidfd);
+  return 0;
+}
+
+static int status_in_group(char const *status, gid_t g)
+{
+  char text[1024], *p, *end;
+  unsigned rgid, egid;
+  if (ids(status, "Gid", &rgid, &egid) == 0 && egid == g) return 1;
+  if (procfs_field(status, "Groups", text, sizeof text) < 0) return 0;
+  for (p = text; *p; p = end) {
+    unsigned long v = strtoul(p, &end, 10);
+    if (end == p) return 0;
+    if (v == g) return 1;
+  }
+  return 0;
+}
+
+int peer_of_signal(struct signalfd_siginfo const *si, int container, int power_verb, char *who, size_t len)
+{
+  int pidfd, ok = 0;
+  facts f;
+  if (si->ssi_code == SI_KERNEL) {
+    snprintf(who, len, "the kernel");
+    return 1;
+  }
+  /* the kernel fills in the sender of kill() and tgkill() itself; any
+   * other code (sigqueue's) carries the pid and uid its sender chose */
+  if (si->ssi_code != SI_USER && si->ssi_code != SI_TKILL) {
+    snprintf(who, len, "a sender that named itself pid %u (uid %u, code %d)", si->ssi_pid, si->ssi_uid,
+             si->ssi_code);
+    return 0;
+  }
+  if (si->ssi_pid == 0) {
+    snprintf(who, len, "a process outside capinit's PID namespace (uid %u)", si->ssi_uid);
+    return container;
+  }
+  snprintf(who, len, "pid %u (uid %u)", si->ssi_pid, si->ssi_uid);
+  pidfd = (int)syscall(SYS_pidfd_open, (pid_t)si->ssi_pid, 0);
+  if (pidfd < 0) return 0;
+  /* the pid is the sender's only while its real uid is the one it sent with */
+  if (facts_of(pidfd, &f) == 0 && f.ruid == si->ssi_uid)
+    ok = powerful(&f) || (power_verb && sv.conf.power_group_set && status_in_group(f.status, sv.conf.power_gid));
+  close(pidfd);
+  return ok;
+}
