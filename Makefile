@@ -225,7 +225,7 @@ $(BINS): $(B)/bin/%: $$($$*_OBJ)
 # fault-injection layer (-DPRIV_FAULT), which release builds never have,
 # and capinit's fstab code outside PID 1 (fstab_try).
 TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper $(B)/tests/secbits_try \
-  $(B)/tests/fstab_try
+  $(B)/tests/fstab_try $(B)/tests/peek
 BUSYBOX := $(B)/debs/busybox-static/bin/busybox
 
 $(BUSYBOX): mk/extract-deb.sh $(ARCH_FILE) | $(DEPS_STAMP)
@@ -238,6 +238,11 @@ $(B)/tests/probe: $(B)/obj-fixture/tests/probe.o
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
 $(B)/tests/svc_helper: $(B)/obj-fixture/tests/svc_helper.o
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
+
+$(B)/tests/peek: $(B)/obj-fixture/tests/peek.o
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^

@@ -80,6 +80,19 @@ static void die_at(svc const *s, char **cmd, priv_fail const *f)
   strerr_diefu4sys(priv_fail_exit_code(f), what, " (stage ", stage_name(f->stage), ")");
 }
 
+/* The reaper's copy of capexec holds its caller's environment and its
+ * options (the strings before the command): zeroed there.  The spec the
+ * options made (and the command's envp points into) stays. */
+static char **options_begin, **options_end;
+
+static void reaper_scrub(void *unused)
+{
+  char **p;
+  (void)unused;
+  for (p = environ; p && *p; p++) reaper_wipe(*p);
+  for (p = options_begin; p < options_end; p++) reaper_wipe(*p);
+}
+
 /* private-pids: the command runs under a reaper, the first process of a
  * new PID namespace (engine/reaper.h); capexec waits for it, as
  * unshare --fork does, passes on every signal it gets to the command, and
@@ -107,7 +120,7 @@ static void pidns_main(svc const *s, char **cmd, char **env)
   if (pid == 0) {
     close(rep[0]);
     if (priv_apply(s, 0, priv_last_cap(), &f) < 0) reaper_fail(rep[1], &f);
-    reaper_run(cmd, env, rep[1], -1);
+    reaper_run(cmd, env, rep[1], -1, reaper_scrub, 0);
   }
   close(rep[1]);
   while ((n = read(rep[0], &r, sizeof r)) < 0 && errno == EINTR) ;
@@ -175,6 +188,8 @@ int main(int argc, char **argv)
     }
   }
   cmd = argv + optind;
+  options_begin = argv;
+  options_end = cmd;
   if (file && npairs) strerr_dief1x(100, "use -f FILE or -k key=value, not both");
   if (!file && !npairs) strerr_dieusage(100, USAGE);
 

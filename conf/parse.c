@@ -181,6 +181,9 @@ unsigned conf_parse_buffer(diag_list *diags, char const *file,
       memcpy(copy, buf, n);
       copy[n] = 0;
       parse_line(&w, copy, keys, nkeys, lines, obj);
+      /* a value may be a secret (environment): no stale copy in the heap,
+       * where a fork of capinit (a private-pids reaper) would carry it */
+      explicit_bzero(copy, n + 1);
     }
     if (w.errors > CONF_DIAG_MAX) break;
     buf += n + (nl ? 1 : 0);
@@ -207,6 +210,7 @@ unsigned conf_parse_pair(diag_list *diags, char const *file, unsigned line,
   }
   copy = xstrdup(pair);
   parse_line(&w, copy, keys, nkeys, lines, obj);
+  explicit_bzero(copy, n);
   free(copy);
   return w.errors;
 }

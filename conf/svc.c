@@ -84,7 +84,10 @@ void svc_free(svc *s)
   free(s->argv);
   free(s->stop_argv);
   free(s->directory);
-  for (i = 0; i < s->nenv; i++) free(s->env[i]);
+  for (i = 0; i < s->nenv; i++) {
+    explicit_bzero(s->env[i], strlen(s->env[i]));
+    free(s->env[i]);
+  }
   free(s->env);
   free(s->user);
   free(s->group_text);
@@ -346,6 +349,8 @@ svc *svc_load_file(conf_ctx *ctx, char const *path)
   svc *s = named(ctx, path);
   char *buf = conf_read_file(ctx->diags, path, &len);
   parsed(ctx, s, first, buf, len);
+  /* the text has the environment's values: no stale copy (conf/parse.c) */
+  if (buf) explicit_bzero(buf, len);
   free(buf);
   return s;
 }

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,7 +15,17 @@
 
 pid_t reaper_fork(void)
 {
-  return (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, 0, 0, 0, 0);
+  pid_t pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, 0, 0, 0, 0);
+  /* the child's first system call: it still has its parent's credentials
+   * (nothing less can read it yet), and dumpable is a flag of the memory,
+   * which the command's execve replaces */
+  if (pid == 0) syscall(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0, 0);
+  return pid;
+}
+
+void reaper_wipe(char *s)
+{
+  if (s) explicit_bzero(s, strlen(s));
 }
 
 static void report(int fd, reaper_report const *r)
@@ -71,13 +82,16 @@ static void forward(siginfo_t const *si, pid_t cmd)
     syscall(SYS_kill, cmd, si->si_signo);
 }
 
-void reaper_run(char *const *argv, char *const *envp, int report_fd, int close_fd)
+void reaper_run(char *const *argv, char *const *envp, int report_fd, int close_fd,
+                reaper_scrub_fn *scrub, void *scrub_arg)
 {
   command c = { argv, envp, report_fd, { -1, 0, -1 } };
   reaper_report r;
   sigset_t all;
   pid_t cmd;
 
+  /* before the command exists: nothing of the service sees the copy yet */
+  scrub(scrub_arg);
   memset(&r, 0, sizeof r);
   cmd = clone(command_main, command_stack + sizeof command_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
   if (cmd < 0) {

@@ -18,7 +18,16 @@
  *     and the kernel kills whatever is left in the namespace.
  * It reports on a pipe, one record each time: running (the command was
  * executed) or failed (a stage failed, in it or in the command's child),
- * then exited. */
+ * then exited.
+ *
+ * It is a copy of its parent's memory, and the service's code runs beside
+ * it: so it holds nothing the service may not have.  It is non-dumpable
+ * from its first instruction (its /proc/PID/environ, maps and mem are the
+ * kernel's to refuse: EACCES unless the reader has cap_sys_ptrace), and
+ * before the command exists the caller's scrub zeroes, in the copy, what
+ * belongs to others (other services' environment, the parent's own
+ * environment): what a cap_sys_ptrace reader would find.  The command
+ * is dumpable again as any process (execve resets it). */
 #ifndef CAPINIT_SUPERVISE_REAPER_H
 #define CAPINIT_SUPERVISE_REAPER_H
 
@@ -37,14 +46,24 @@ typedef struct reaper_report_s {
 } reaper_report;
 
 /* A child in a new PID namespace (fork semantics: a copy of this process,
- * no exec).  Returns the pid, 0 in the child, -1 with errno. */
+ * no exec), non-dumpable.  Returns the pid, 0 in the child, -1 with errno. */
 pid_t reaper_fork(void);
 
+/* The caller's scrub: zero, in the reaper's copy, every secret of the
+ * parent that is not the command's own (argv and envp must stay).  It runs
+ * in the reaper: plain memory writes, no allocation, no stdio. */
+typedef void reaper_scrub_fn(void *arg);
+
 /* In that child, after priv_apply() without PRIV_SIGNALS (its signals stay
- * blocked): start argv, reap, report on report_fd.  close_fd (>= 0) is
- * closed once the command runs (the readiness descriptor: the service's
- * own, not the reaper's).  Never returns. */
-void reaper_run(char *const *argv, char *const *envp, int report_fd, int close_fd) __attribute__((noreturn));
+ * blocked): scrub(scrub_arg), then start argv, reap, report on report_fd.
+ * close_fd (>= 0) is closed once the command runs (the readiness
+ * descriptor: the service's own, not the reaper's).  Never returns. */
+void reaper_run(char *const *argv, char *const *envp, int report_fd, int close_fd,
+                reaper_scrub_fn *scrub, void *scrub_arg) __attribute__((noreturn));
+
+/* Zero a NUL-terminated string in place (for scrubs): a write the compiler
+ * keeps, though nothing reads the string again. */
+void reaper_wipe(char *s);
 
 /* The same for a stage that failed before reaper_run. */
 void reaper_fail(int report_fd, priv_fail const *f) __attribute__((noreturn));

@@ -185,6 +185,33 @@ int service_command_status(service *s, int status)
   return status;
 }
 
+/* What the reaper's copy of capinit must not keep: every other service's
+ * environment values (their own spec and a reload's next one), the
+ * service's own next one, every service's STATUS= text and unfinished log
+ * line, and capinit's own environment.  The service's current spec stays:
+ * the command's envp points into it. */
+static void wipe_env(svc const *spec, svc const *keep)
+{
+  size_t i;
+  if (!spec || spec == keep) return;
+  for (i = 0; i < spec->nenv; i++) reaper_wipe(spec->env[i]);
+}
+
+static void reaper_scrub(void *arg)
+{
+  svc const *own = arg;
+  char **e;
+  size_t i;
+  for (i = 0; i < sv.n; i++) {
+    service *s = sv.v[i];
+    wipe_env(s->spec, own);
+    wipe_env(s->next_spec, own);
+    if (s->status_text) explicit_bzero(s->status_text, STATUS_TEXT_MAX);
+    if (s->log.partial) explicit_bzero(s->log.partial, LOG_LINE_MAX);
+  }
+  for (e = environ; e && *e; e++) reaper_wipe(*e);
+}
+
 /* The reaper (a copy of capinit, no exec): the service's descriptors as a
  * spawn's child places them, its report pipe above them, every other
  * descriptor of capinit closed; then the engine (its signals stay
@@ -206,7 +233,7 @@ static void reaper_child(child *c, int rep)
   }
   syscall(SYS_close_range, r + 1, ~0U, 0);
   if (priv_apply(c->spec, PRIV_SESSION | PRIV_DEFAULTS, sv.last_cap, &c->f) < 0) reaper_fail(r, &c->f);
-  reaper_run(c->argv, c->env, r, keep);
+  reaper_run(c->argv, c->env, r, keep, reaper_scrub, (void *)c->spec);
 }
 
 /* Wait for the reaper's first report: it runs the command, or a stage

@@ -8,10 +8,19 @@
 #   2. one whose fstab did it all (the appliance's): it mounts nothing;
 #   3. without cap_sys_admin it cannot: exit 1, the step named, and the
 #      control is 1.
-# The user-namespace sysctl (Debian's kernel.unprivileged_userns_clone)
-# is global: where the kernel has it, a file of the test's is bound over
-# it first, so that the host's is never written.  The appliance's boots
-# check the real one (tests/qemu/test_appliance.sh).
+#   4. the user-namespace knob, in a user namespace of the test's (where
+#      user.max_user_namespaces is that namespace's own, and the host's is
+#      never written): on a kernel without Debian's sysctl, lockdown sets
+#      user.max_user_namespaces to 0 and the kernel then refuses a user
+#      namespace (ENOSPC; the control: one is made before); without
+#      cap_sys_resource it cannot: exit 1, the knob named.
+# In 1-3 the knob lockdown uses (Debian's kernel.unprivileged_userns_clone
+# where the kernel has it, which is global, else user.max_user_namespaces)
+# is a file of the test's that says 0, bound over it, so that the host's
+# is never written.  On a Debian kernel, 4 has a file of the test's that
+# says 1 bound over Debian's knob, and checks lockdown wrote 0 into it;
+# the appliance's boots check the real one (tests/qemu/test_appliance.sh:
+# lockdown up).
 B=${1:-build}
 . tests/lib.sh
 [ -x "$B/rootfs/lockdown" ] || { echo "Bail out! $B/rootfs/lockdown is missing (make check builds it)"; exit 1; }
@@ -22,11 +31,14 @@ trap 'rm -rf "$T"' EXIT
 cp "$B/rootfs/lockdown" "$T/lockdown"
 LD=$T/lockdown
 US=/proc/sys/kernel/unprivileged_userns_clone
-guard=:
+MAX=/proc/sys/user/max_user_namespaces
+echo 0 > "$T/userns"
 if [ -e "$US" ]; then
-  echo 0 > "$T/userns"
-  guard="mount --bind '$T/userns' $US"
+  knob=$US said="no unprivileged user namespaces (kernel.unprivileged_userns_clone = 0)"
+else
+  knob=$MAX said="no user namespaces (user.max_user_namespaces = 0)"
 fi
+guard="mount --bind '$T/userns' $knob"
 in_ns() { unshare --mount --propagation private sh -c "$guard && $1" 2>"$T/ns.err"; }
 # point, per-mount options and type of the mounts lockdown deals with,
 # the last of each
@@ -44,8 +56,10 @@ eff=$(sed -n 's/^CapEff:\t//p' /proc/self/status)
 
 # ---------------------------------------------------------------- 1.
 in_ns "$fresh && '$LD'; echo \"exit \$?\"; $view; $erofs" > "$T/1"
-t_eq "$(sed -n 1p "$T/1")" "lockdown: /sys /proc/sys /proc/sysrq-trigger /proc/irq read-only, /tmp a tmpfs, no unprivileged user namespaces (CapEff:	$eff)" \
-  "nothing done before: its line, with what it held"
+if [ -e /proc/sysrq-trigger ]; then checked="/proc/sys /proc/sysrq-trigger /proc/irq /sys read-only"
+else checked="/proc/sys /proc/irq /sys read-only (the kernel has no /proc/sysrq-trigger)"; fi
+t_eq "$(sed -n 1p "$T/1")" "lockdown: $checked, /tmp a tmpfs, $said (CapEff:	$eff)" \
+  "nothing done before: its line, what it checked and what it held"
 t_eq "$(sed -n 2p "$T/1")" "exit 0" "nothing done before: exit 0"
 # a kernel without magic SysRq has no /proc/sysrq-trigger: nothing to do
 sysrq="ro proc"
@@ -59,9 +73,10 @@ t_eq "$(sed -n '8,$p' "$T/1" | grep -c writable)" 0 "nothing done before: every 
 t_eq "$(cat "$T/ns.err")" "" "nothing done before: nothing on standard error"
 
 # ---------------------------------------------------------------- 2.
+# (the bind of /proc/sys hides the knob's file of the test's: bound again after it)
 done_before="$fresh && mount -t tmpfs -o nosuid,nodev tmpfs /tmp && mount -o remount,bind,ro /sys &&
   for p in /proc/sys /proc/sysrq-trigger /proc/irq; do [ ! -e \$p ] || { mount --bind \$p \$p && mount -o remount,bind,ro \$p; }; done"
-in_ns "$done_before && cat /proc/self/mountinfo > '$T/2.before' && '$LD' > /dev/null; echo \"exit \$?\"; cat /proc/self/mountinfo > '$T/2.after'" > "$T/2"
+in_ns "$done_before && $guard && cat /proc/self/mountinfo > '$T/2.before' && '$LD' > /dev/null; echo \"exit \$?\"; cat /proc/self/mountinfo > '$T/2.after'" > "$T/2"
 t_eq "$(cat "$T/2")" "exit 0" "all done by the fstab: exit 0"
 t_eq "$(diff "$T/2.before" "$T/2.after")" "" "all done by the fstab: no mount made or changed"
 
@@ -71,6 +86,30 @@ t_eq "$(sed -n 1p "$T/3")" "exit 1" "without cap_sys_admin: exit 1"
 t_eq "$(cat "$T/ns.err")" "lockdown: fatal: unable to mount /tmp: Operation not permitted" "without cap_sys_admin: the step and the kernel's reason"
 t_eq "$(sed -n '2,$p' "$T/3" | awk '{ print $1, substr($2, 1, 2) }' | tr '\n' ' ')" "/tmp  /sys rw /proc/sys  /proc/sysrq-trigger  /proc/irq  " \
   "without cap_sys_admin: nothing mounted (the control is 1: the same machine, with it)"
+# ---------------------------------------------------------------- 4.
+host=$(cat $MAX)
+in_userns() { unshare --user --map-root-user --mount --propagation private sh -c "$1" 2>"$T/ns.err"; }
+t_eq "$(in_userns 'unshare --user true; echo "unshare $?"')" "unshare 0" \
+  "control: a user namespace of the test's makes one"
+if [ ! -e "$US" ]; then
+  in_userns "'$LD'; echo \"exit \$?\"; cat $MAX; unshare --user true; echo \"unshare \$?\"" > "$T/4"
+  t_eq "$(sed 1d "$T/4")" "exit 0
+0
+unshare 1" "no Debian sysctl: lockdown sets user.max_user_namespaces to 0 (the kernel's), and no user namespace can be made"
+  t_eq "$(sed -n 1p "$T/4" | sed -e 's/.*read-only[^,]*, //' -e 's/ (CapEff:.*//')" "/tmp a tmpfs, no user namespaces (user.max_user_namespaces = 0)" \
+    "no Debian sysctl: its line names the knob it checked"
+  t_eq "$(cat "$T/ns.err")" "unshare: unshare failed: No space left on device" "no Debian sysctl: the kernel's refusal (ENOSPC)"
+  in_userns "setpriv --inh-caps=-all --bounding-set=-sys_resource '$LD'; echo \"exit \$?\"; cat $MAX" > "$T/4b"
+  t_eq "$(cat "$T/4b") $(cat "$T/ns.err")" "exit 1
+$(in_userns "cat $MAX") lockdown: fatal: unable to write $MAX (user.max_user_namespaces = $(in_userns "cat $MAX")): Permission denied: add sysctl.user.max_user_namespaces=0 to the kernel's command line" \
+    "no Debian sysctl, without cap_sys_resource: exit 1, the knob unchanged and named (the control is the check above)"
+else
+  in_userns "echo 1 > '$T/userns' && mount --bind '$T/userns' $US && '$LD' >/dev/null; echo \"exit \$?\"; cat $US" > "$T/4"
+  t_eq "$(cat "$T/4")" "exit 0
+0" "Debian's sysctl (a file of the test's that said 1): lockdown wrote 0 into it and read it back"
+fi
+t_eq "$(cat $MAX)" "$host" "the host's user.max_user_namespaces is unchanged ($host)"
+
 t_eq "$("$LD" --help; echo "exit $?")" "usage: $LD (no arguments: run once at boot by lockdown.svc)
 exit 0" "--help: the usage on standard output, exit 0"
 t_eq "$("$LD" extra 2>&1 >/dev/null; echo "exit $?")" "usage: $LD (no arguments: run once at boot by lockdown.svc)
