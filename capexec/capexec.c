@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -170,6 +171,10 @@ int main(int argc, char **argv)
     puts("capexec " CAPINIT_VERSION);
     return 0;
   }
+  /* until the exec, this memory holds the caller's environment: only
+   * cap_sys_ptrace may read it, not a process of the command's uid and
+   * capabilities (the command's exec makes its own memory dumpable) */
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 #ifdef PRIV_FAULT
   fault_from_env();
 #endif

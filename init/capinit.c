@@ -184,6 +184,12 @@ int main(int argc, char **argv)
   int container = 0, rc = arguments(argc, argv, &container);
 
   if (rc) return rc < 0 ? 100 : 0;
+  /* A spawn's child shares capinit's memory from its privilege drop to its
+   * exec: a process of the service's uid and capabilities could open its
+   * /proc/PID/mem then, and keep reading capinit's memory (every service's
+   * environment) after the exec.  Non-dumpable memory needs cap_sys_ptrace
+   * to be read; the command's exec gets its own, dumpable again. */
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   inherited_cloexec();
   sv.started_ms = now_ms();
   sv.control = sv.initctl = -1;
