@@ -22,7 +22,6 @@
  * filecaps and every service file writable by more than its directory;
  * the runtime directory; the log directory; the program (command and
  * stop-command) of every legacy service but the judged one itself. */
-#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -231,7 +230,10 @@ static int writable_beyond_directory(target const *t)
   return f->uid != d->uid || f->gid != d->gid || (f->mode & 0222 & ~d->mode);
 }
 
-static void add_service_files(targets *ts, trees const *tr, svc_set const *set, size_t services_dir)
+/* The index in targets of the services directory (add_config's order). */
+#define SERVICES_DIR 1
+
+static void add_service_files(targets *ts, trees const *tr, svc_set const *set)
 {
   size_t i;
   for (i = 0; i < set->n; i++) {
@@ -240,8 +242,8 @@ static void add_service_files(targets *ts, trees const *tr, svc_set const *set, 
     target *t = target_add(ts, p, pre, "the service file", set->v[i],
                            "capinit runs what it says at the next reload");
     char *slash = strrchr(p, '/');
-    int in_services = slash && (size_t)(slash - p) == strlen(ts->v[services_dir].path) &&
-                      !strncmp(p, ts->v[services_dir].path, (size_t)(slash - p));
+    int in_services = slash && (size_t)(slash - p) == strlen(ts->v[SERVICES_DIR].path) &&
+                      !strncmp(p, ts->v[SERVICES_DIR].path, (size_t)(slash - p));
     if (in_services && !writable_beyond_directory(t)) {
       free(t->path);
       free(t->nodes);
@@ -420,8 +422,8 @@ static long writable_node(creds const *c, target const *t, size_t top_len, enum 
 /* A writable part of the service's tree: from top down. */
 typedef struct region_s {
   char const *top;         /* in the service's view */
-  unsigned line;           /* the key that makes it writable; 0: decided later */
-  char text[PATH_MAX + 64];
+  unsigned line;           /* the key that makes it writable; 0: the tree */
+  ct_bind const *bind;     /* the bind that makes it, or NULL */
 } region;
 
 /* What the service could write through one region. */
@@ -492,24 +494,40 @@ static unsigned tree_line(svc const *s, enum grant g)
   return 1;
 }
 
+/* What makes region r writable, in the file's words. */
+static void region_text(svc const *s, region const *r, char *buf, size_t len)
+{
+  if (r->bind && strcmp(r->bind->src, r->bind->dst))
+    snprintf(buf, len, "bind = %s:%s", r->bind->src, r->bind->dst);
+  else if (r->bind)
+    snprintf(buf, len, "bind = %s", r->bind->src);
+  else if (r->line)
+    snprintf(buf, len, "read-write = %s", r->top);
+  else if (s->ct && s->ct->root)
+    snprintf(buf, len, "root-directory = %s is writable (no read-only = yes)", s->ct->root);
+  else
+    snprintf(buf, len, "the service's file tree is writable (no read-only = yes)");
+}
+
 static void report(conf_ctx *ctx, svc *s, creds const *c, region const *r, hit const *h)
 {
   conf_where w = { ctx->diags, s->file, r->line ? r->line : tree_line(s, h->g), 0, 0 };
-  char why[PATH_MAX + 128], whose[SVC_NAME_MAX + 16] = "", more[64] = "";
+  char why[PATH_MAX + 128], whose[SVC_NAME_MAX + 16] = "", more[64] = "", text[2 * PATH_MAX + 64];
   int through = strcmp(h->path, h->t->path) != 0;
   if (h->t->of) snprintf(whose, sizeof whose, " %s", h->t->of->name);
   if (h->more) snprintf(more, sizeof more, "; and %zu more of capinit's paths", h->more);
   grant_text(c, h, why, sizeof why);
+  region_text(s, r, text, sizeof text);
   if (s->writes_state) {
     conf_warning(&w, "%s: it could write %s%s %s (%s%s): %s%s; accepted by writes-capinit-state = yes (line %u)",
-                 r->text, h->t->what, whose, h->t->path, why, through ? ", which holds it" : "",
+                 text, h->t->what, whose, h->t->path, why, through ? ", which holds it" : "",
                  h->t->matters, more, s->line[K_WRITES_STATE]);
     return;
   }
   conf_error(&w, "%s: it could write %s%s %s (%s%s): %s%s; refused: make it read-only (read-only = yes, a read-write "
              "or bind that does not cover it), run the service as a user that may not write it, or accept it "
              "with writes-capinit-state = yes",
-             r->text, h->t->what, whose, h->t->path, why, through ? ", which holds it" : "", h->t->matters, more);
+             text, h->t->what, whose, h->t->path, why, through ? ", which holds it" : "", h->t->matters, more);
   s->refused = 1;
 }
 
@@ -518,29 +536,11 @@ static size_t regions_of(svc const *s, region *rv, size_t max)
 {
   svc_container const *ct = s->ct;
   size_t n = 0, i;
-  if (!ct || !ct->read_only) {
-    rv[n].top = "/";
-    rv[n].line = 0;
-    if (ct && ct->root)
-      snprintf(rv[n].text, sizeof rv[n].text, "root-directory = %s is writable (no read-only = yes)", ct->root);
-    else
-      snprintf(rv[n].text, sizeof rv[n].text, "the service's file tree is writable (no read-only = yes)");
-    n++;
-  }
-  for (i = 0; ct && ct->read_only && i < ct->nrw && n < max; i++, n++) {
-    rv[n].top = ct->rw[i].path;
-    rv[n].line = ct->rw[i].line;
-    snprintf(rv[n].text, sizeof rv[n].text, "read-write = %s", ct->rw[i].path);
-  }
-  for (i = 0; ct && i < ct->nbinds && n < max; i++) {
-    ct_bind const *b = &ct->binds[i];
-    if (b->ro) continue;
-    rv[n].top = b->dst;
-    rv[n].line = b->line;
-    if (strcmp(b->src, b->dst)) snprintf(rv[n].text, sizeof rv[n].text, "bind = %s:%s", b->src, b->dst);
-    else snprintf(rv[n].text, sizeof rv[n].text, "bind = %s", b->src);
-    n++;
-  }
+  if (!ct || !ct->read_only) rv[n++] = (region){ "/", 0, 0 };
+  for (i = 0; ct && ct->read_only && i < ct->nrw && n < max; i++)
+    rv[n++] = (region){ ct->rw[i].path, ct->rw[i].line, 0 };
+  for (i = 0; ct && i < ct->nbinds && n < max; i++)
+    if (!ct->binds[i].ro) rv[n++] = (region){ ct->binds[i].dst, ct->binds[i].line, &ct->binds[i] };
   return n;
 }
 
@@ -592,7 +592,7 @@ void state_guard(conf_ctx *ctx, svc_set *set)
   tr.image[0] = 0;
   if (strcmp(ctx->root, "/") && !realpath(ctx->root, tr.image)) snprintf(tr.image, sizeof tr.image, "%s", ctx->root);
   add_config(&ts, &tr, st);
-  add_service_files(&ts, &tr, set, 1);
+  add_service_files(&ts, &tr, set);
   add_programs(&ts, &tr, set);
   for (i = 0; i < set->n; i++)
     if (judged(set->v[i])) judge(ctx, set->v[i], &ts);
