@@ -11,6 +11,7 @@
 #include <skalibs/strerr.h>
 
 #include "../conf/diag.h"
+#include "../conf/state_guard.h"
 #include "../conf/svc.h"
 #include "capctl.h"
 #include "capctl_args.h"
@@ -18,7 +19,7 @@
 
 char const *PROG = "capctl";
 
-#define USAGE "capctl check [-R ROOT] [-c DIR | FILE...]"
+#define USAGE "capctl check [-R ROOT] [-r DIR] [-c DIR | FILE...]"
 
 static void help(void)
 {
@@ -45,8 +46,10 @@ static void help(void)
 "                             halt (capinit as PID 1) or exit (otherwise)\n"
 "\n"
 "Offline (no capinit needs to run):\n"
-"  check [-R ROOT] [-c DIR]   validate DIR/capinit.conf and DIR/services/*.svc\n"
-"  check [-R ROOT] FILE...    validate service files (their siblings are read\n"
+"  check [-R ROOT] [-r DIR] [-c DIR]\n"
+"                             validate DIR/capinit.conf and DIR/services/*.svc\n"
+"  check [-R ROOT] [-r DIR] FILE...\n"
+"                             validate service files (their siblings are read\n"
 "                             to resolve dependencies)\n"
 "  explain [--json] [-c DIR] NAME|FILE... [-- CMD]\n"
 "  explain [--json] -k key=value... [--] CMD [ARGS]\n"
@@ -55,7 +58,8 @@ static void help(void)
 "                             and say in words what it can do\n"
 "\n"
 "Options (before or after the verb):\n"
-"  -r DIR    live verbs: capinit's runtime directory (default /run/capinit)\n"
+"  -r DIR    capinit's runtime directory (default /run/capinit); check:\n"
+"            the one no service may write\n"
 "  -c DIR    configuration directory (default /etc/capinit)\n"
 "  -R ROOT   check: look users and groups up in ROOT/etc/passwd and\n"
 "            ROOT/etc/group, to check an image's configuration (default /)\n"
@@ -105,16 +109,30 @@ static void load_siblings(conf_ctx *quiet, svc_set *set, char *const *files, siz
   }
 }
 
-/* DIR's capinit.conf (its group names are checked) and services */
-static void load_dir(conf_ctx *ctx, svc_set *set, char const *dir)
+/* DIR's capinit.conf (its group names are checked), into conf */
+static void load_conf(conf_ctx *ctx, capinit_conf *conf, char const *dir)
 {
-  capinit_conf conf;
   char path[4096];
   snprintf(path, sizeof path, "%s/capinit.conf", dir);
-  capinit_conf_defaults(&conf);
-  if (access(path, F_OK) == 0 || errno != ENOENT) capinit_conf_load(ctx, &conf, path);
-  capinit_conf_free(&conf);
-  if (svc_set_load_dir(ctx, set, dir) < 0) strerr_diefu3sys(111, "read directory ", dir, "/services");
+  capinit_conf_defaults(conf);
+  if (access(path, F_OK) == 0 || errno != ENOENT) capinit_conf_load(ctx, conf, path);
+}
+
+/* The configuration directory of service files named on the command
+ * line: DIR of DIR/services/NAME.svc, as capinit reads them; otherwise
+ * capinit's default.  Into buf. */
+static char const *files_confdir(char const *file, char *buf, size_t len)
+{
+  char const *slash = strrchr(file, '/'), *dir;
+  size_t n;
+  if (!slash) return CAPINIT_CONFDIR_DEFAULT;
+  for (dir = slash; dir > file && dir[-1] != '/'; dir--) {}
+  if ((size_t)(slash - dir) != 8 || strncmp(dir, "services", 8)) return CAPINIT_CONFDIR_DEFAULT;
+  n = (size_t)(dir - file);
+  if (n > 1) n--;  /* the '/' before services, unless it is the root */
+  if (!n) return ".";
+  snprintf(buf, len, "%.*s", (int)n, file);
+  return buf;
 }
 
 /* The problems of what was asked for (all of DIR, or the FILEs named:
@@ -144,7 +162,10 @@ static size_t check_report(diag_list const *diags, svc_set const *set, int all, 
 
 static int check_main(int argc, char **argv)
 {
-  char const *dir = 0, *root = "/";
+  char const *dir = 0, *root = "/", *rundir = CAPINIT_RUNDIR_DEFAULT;
+  char confdir[4096];
+  capinit_conf conf;
+  capinit_state state;
   diag_list diags = { 0, 0, 0 }, scratch = { 0, 0, 0 };
   conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
   conf_ctx quiet = { .root = "/", .diags = &scratch, .command_optional = 0, .live = 1 };
@@ -152,9 +173,10 @@ static int check_main(int argc, char **argv)
   size_t nerr;
   int c;
 
-  while ((c = getopt(argc, argv, "+c:R:h")) != -1) {
+  while ((c = getopt(argc, argv, "+c:r:R:h")) != -1) {
     switch (c) {
       case 'c': dir = optarg; break;
+      case 'r': rundir = optarg; break;
       case 'R': root = optarg; break;
       case 'h': help(); return 0;
       default: strerr_dieusage(100, USAGE);
@@ -166,13 +188,22 @@ static int check_main(int argc, char **argv)
   if (!root[0]) strerr_dief1x(100, "-R needs a directory");
   ctx.root = quiet.root = root;
   ctx.live = quiet.live = !strcmp(root, "/");
+  /* capinit's own paths, as capinit started with -c DIR -r DIR would
+   * have them: the services are judged against them */
+  if (!dir) dir = argc ? files_confdir(argv[0], confdir, sizeof confdir) : CAPINIT_CONFDIR_DEFAULT;
+  load_conf(argc ? &quiet : &ctx, &conf, dir);
+  state.confdir = dir;
+  state.rundir = rundir;
+  state.logdir = conf.log_directory;
+  ctx.state = &state;
   if (argc) {
     for (int i = 0; i < argc; i++) svc_set_add_file(&ctx, &set, argv[i]);
     load_siblings(&quiet, &set, argv, (size_t)argc);
-  } else {
-    load_dir(&ctx, &set, dir ? dir : "/etc/capinit");
+  } else if (svc_set_load_dir(&ctx, &set, dir) < 0) {
+    strerr_diefu3sys(111, "read directory ", dir, "/services");
   }
   svc_set_validate(&ctx, &set);
+  capinit_conf_free(&conf);
   nerr = check_report(&diags, &set, !argc, argv, (size_t)argc);
   svc_set_free(&set);
   diag_free(&diags);

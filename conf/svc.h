@@ -44,7 +44,7 @@ enum svc_key_id {
   K_AFTER, K_READY, K_READY_TIMEOUT, K_RESTART, K_RESTART_DELAY,
   K_RESTART_DELAY_MAX, K_STOP_SIGNAL, K_STOP_TIMEOUT, K_LOG, K_ENABLED,
   K_READ_ONLY, K_READ_WRITE, K_BIND, K_BIND_RO, K_ROOT_DIRECTORY, K_PRIVATE_TMP,
-  K_PRIVATE_PIDS, K_NETWORK, K_HOSTNAME, K_PRIVATE_IPC, K_LISTEN,
+  K_PRIVATE_PIDS, K_NETWORK, K_HOSTNAME, K_PRIVATE_IPC, K_LISTEN, K_WRITES_STATE,
   K_COUNT
 };
 
@@ -99,10 +99,13 @@ typedef struct svc_s {
   int stop_signal;
   uint32_t stop_timeout_ms;
   enum svc_log log;
-  unsigned char umask_set; /* the umask key was given */
-  unsigned char no_new_privs;
-  unsigned char enabled;
-  unsigned char refused;   /* an error was found: it must not start */
+  /* one bit each: five bytes would take the struct out of its class */
+  unsigned char umask_set : 1;     /* the umask key was given */
+  unsigned char no_new_privs : 1;
+  unsigned char enabled : 1;
+  unsigned char writes_state : 1;  /* writes-capinit-state = yes: it may write
+                                      capinit's state (conf/state_guard.h) */
+  unsigned char refused : 1;       /* an error was found: it must not start */
 } svc;
 
 /* The global settings of capinit.conf. */
@@ -130,6 +133,9 @@ typedef struct conf_ctx_s {
   int bounding_read;       /* bounding: this process's bounding set, read
                               at the first service that names capabilities */
   uint64_t bounding;
+  /* capinit's own paths: a service that could write them is refused
+   * (conf/state_guard.h); NULL: not judged (explain, capexec, fuzzing) */
+  struct capinit_state_s const *state;
 } conf_ctx;
 
 /* One service file; the service is named after it (NAME.svc).  Returns a new svc, never NULL unless out of memory; problems go
@@ -166,7 +172,8 @@ int svc_set_load_dir(conf_ctx *ctx, svc_set *set, char const *dir);
 /* The same for a directory of *.svc files. */
 int svc_set_load_services(conf_ctx *ctx, svc_set *set, char const *dir);
 int svc_set_add_file(conf_ctx *ctx, svc_set *set, char const *path);
-/* Cross-service validation: unknown dependencies, cycles, dependencies on
+/* Cross-service validation: services that could write capinit's state
+ * (with ctx->state), unknown dependencies, cycles, dependencies on
  * refused services. */
 void svc_set_validate(conf_ctx *ctx, svc_set *set);
 svc *svc_set_find(svc_set const *set, char const *name);

@@ -414,6 +414,14 @@ static int k_enabled(conf_where *w, void *o, char const *v)
   return 0;
 }
 
+static int k_writes_state(conf_where *w, void *o, char const *v)
+{
+  int b;
+  if (value_bool(v, &b) < 0) return bad(w, "yes or no", v);
+  SVC(o)->writes_state = (unsigned char)b;
+  return 0;
+}
+
 conf_key const svc_keys[] = {
   [K_DESCRIPTION] = { "description", K_DESCRIPTION, 0, k_description },
   [K_TYPE] = { "type", K_TYPE, 0, k_type },
@@ -453,6 +461,7 @@ conf_key const svc_keys[] = {
   [K_HOSTNAME] = { "hostname", K_HOSTNAME, 0, ct_key_hostname },
   [K_PRIVATE_IPC] = { "private-ipc", K_PRIVATE_IPC, 0, ct_key_private_ipc },
   [K_LISTEN] = { "listen", K_LISTEN, KEY_REPEAT, ct_key_listen },
+  [K_WRITES_STATE] = { "writes-capinit-state", K_WRITES_STATE, 0, k_writes_state },
 };
 size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];
 /* every key id has its row, at its index (the designators above) */

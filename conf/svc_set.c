@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "state_guard.h"
 #include "svc.h"
 #include "xalloc.h"
 
@@ -271,6 +272,7 @@ void svc_set_validate(conf_ctx *ctx, svc_set *set)
   graph g;
   int changed;
 
+  state_guard(ctx, set);
   graph_build(&g, set);
   for (i = 0; i < set->n; i++) {
     svc *s = set->v[i];

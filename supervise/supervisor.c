@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-
 #include "../conf/diag.h"
 #include "../conf/names.h"
+#include "../conf/state_guard.h"
 #include "notify.h"
 #include "peer.h"
 #include "../engine/privilege.h"
@@ -230,7 +230,9 @@ static void reload_spec(service *s, svc *spec, char const *why)
 static int load_specs(int initial, svc_set *set)
 {
   diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
+  /* no service may write what capinit itself reads and writes */
+  capinit_state const state = { sv.confdir, sv.rundir, sv.conf.log_directory };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1, .state = &state };
   size_t j;
   if (svc_set_load_dir(&ctx, set, sv.confdir) < 0) {
     console_say("capinit: %s: unable to read %s/services: %s\n",

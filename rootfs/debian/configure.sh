@@ -45,8 +45,8 @@ chown _chrony:_chrony /var/lib/chrony /var/log/chrony
 chmod 0750 /var/lib/chrony /var/log/chrony
 # rsyslog's work directory
 mkdir -p /var/spool/rsyslog
-# capinit's service logs
-mkdir -p /var/log/capinit
+# capinit's service logs (not in /var/log, which rsyslog may write)
+mkdir -p /var/lib/capinit/log
 
 # --- logins: root on the console without a password (the console is
 # QEMU's serial port, on the host only); ssh with a key

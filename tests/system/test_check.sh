@@ -11,7 +11,7 @@ R=$(pwd)/tests/unit/root
 mkdir -p "$T/c/services"
 S=$T/c/services
 printf 'command = /bin/sleep 1000\nuser = www\nmode = noroot\ncapabilities = net_bind_service\n' > "$S/web.svc"
-printf 'type = oneshot\ncommand = /bin/true\ncapabilities = net_admin\nmode = noroot\n' > "$S/net.svc"
+printf 'type = oneshot\ncommand = /bin/true\ncapabilities = net_admin\nmode = noroot\nread-only = yes\n' > "$S/net.svc"
 printf '# a comment\n\ncommand = "/bin/sh" -c "exec sleep 1000"\ndepends = net\n' > "$S/shell.svc"
 printf 'command = /bin/true\nusr = www\nready = fd:1\n' > "$S/bad1.svc"
 printf 'description = x\ncommand = /bin/true\ncapabilities = net_raw\nbounding = chown\ndepends = nosuch\n' > "$S/bad2.svc"

@@ -8,12 +8,15 @@ sv_init
 : > "$T/order"
 chmod 666 "$T/order"   # web writes to it as nobody
 
+# net: an uncontained noroot uid 0, which owns root's files, capinit's
+# among them: its file says so (capinit.svc(5), "capinit's own state")
 svc net <<EOF
 type = oneshot
 command = $HELPER exit 0 $T/order
 stop-command = $HELPER exit 0 $T/stoporder
 mode = noroot
 capabilities = net_admin
+writes-capinit-state = yes
 EOF
 svc web <<EOF
 command = $HELPER stamp $T/order

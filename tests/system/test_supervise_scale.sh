@@ -88,15 +88,17 @@ mk suid-fcap root:root 0755 cap_net_raw+ep
 chmod 4755 "$T/suid-fcap" "$T/hsuid-fcap"   # after setcap: chown would clear the xattr
 
 SP=noroot,noroot-locked,no-setuid-fixup,no-setuid-fixup-locked,keep-caps,keep-caps-locked
-# NAME|TARGET|keys, as in test_differential.sh
+# NAME|TARGET|keys, as in test_differential.sh; an uncontained noroot
+# uid 0 owns capinit's files (root's): its credentials are what is
+# compared here, so those say writes-capinit-state = yes (capinit warns)
 cat > "$T/specs" <<EOF
 root-plain|plain|
 root-caps3|plain|capabilities=net_raw,chown,kill
 root-bnd-partial|plain|bounding=net_raw,chown,net_bind_service
 root-bnd-none|plain|bounding=none
 root-nnp|plain|no-new-privileges=yes
-root-noroot|plain|mode=noroot
-root-noroot-caps|plain|mode=noroot capabilities=net_raw
+root-noroot|plain|mode=noroot writes-capinit-state=yes
+root-noroot-caps|plain|mode=noroot capabilities=net_raw writes-capinit-state=yes
 root-sb-0x4|plain|securebits=no-setuid-fixup
 root-sb-0x3f|plain|securebits=$SP
 root-sb-0xc0-caps|plain|securebits=no-cap-ambient-raise,no-cap-ambient-raise-locked capabilities=net_raw
@@ -109,7 +111,7 @@ nobody-bnd-partial-caps|plain|user=nobody bounding=net_raw,chown capabilities=ne
 uid1234-caps|plain|user=1234 group=1234 groups= capabilities=net_raw mode=noroot
 suid-root-by-nobody|suid-root|user=nobody
 suid-root-noroot|suid-root|user=nobody mode=noroot
-suid-root-noroot-uid0|suid-root|mode=noroot bounding=none
+suid-root-noroot-uid0|suid-root|mode=noroot bounding=none writes-capinit-state=yes
 suid-root-nnp|suid-root|user=nobody no-new-privileges=yes
 suid-daemon-by-root|suid-daemon|capabilities=net_raw
 suid-daemon-sb-0x4|suid-daemon|securebits=no-setuid-fixup
@@ -118,7 +120,7 @@ sgid-nnp|sgid-audio|user=nobody groups=audio capabilities=net_raw no-new-privile
 fcap-ep-nobody|fcap-ep|user=nobody
 fcap-ep-nobody-nnp|fcap-ep|user=nobody no-new-privileges=yes
 fcap-ep-noroot|fcap-ep|user=nobody mode=noroot capabilities=net_raw
-fcap-ep-root-noroot|fcap-ep|mode=noroot bounding=net_raw
+fcap-ep-root-noroot|fcap-ep|mode=noroot bounding=net_raw writes-capinit-state=yes
 fcap-p-bnd-out|fcap-p|user=nobody bounding=chown
 fcap-ei-inh|fcap-ei|user=nobody capabilities=net_raw
 fcap-empty-nobody|fcap-empty|user=nobody capabilities=net_raw

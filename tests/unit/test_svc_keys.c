@@ -464,6 +464,17 @@ static void private_ipc_yes(svc const *s, char const *what)
   t_ueq(container_unshare_flags(s->ct), CLONE_NEWIPC, "%s: an IPC namespace only", what);
 }
 
+static void writes_state_yes(svc const *s, char const *what)
+{
+  t_ueq(s->writes_state, 1, "%s", what);
+  t_ok(!s->ct, "%s: no container key", what);
+}
+
+static void writes_state_no(svc const *s, char const *what)
+{
+  t_ueq(s->writes_state, 0, "%s", what);
+}
+
 static void network_none(svc const *s, char const *what)
 {
   t_ueq(s->ct ? s->ct->network : 9, NET_NONE, "%s", what);
@@ -523,6 +534,8 @@ static roundtrip const roundtrips[] = {
   { "private-tmp", OK "private-tmp = yes\n", private_tmp_yes },
   { "private-pids", OK "private-pids = yes\n", private_pids_yes },
   { "private-ipc", OK "private-ipc = yes\n", private_ipc_yes },
+  { "writes-capinit-state", OK "writes-capinit-state = yes\n", writes_state_yes },
+  { "writes-capinit-state", OK "writes-capinit-state = no\n", writes_state_no },
   { "network", OK "network = none\n", network_none },
   { "network", OK "network = netns:blue-1\n", network_netns },
   { "network", OK "network = host\n", network_host },
