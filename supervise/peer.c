@@ -160,16 +160,17 @@ static unsigned long long boot_ticks(void)
          (unsigned long long)ts.tv_nsec / (1000000000ull / (unsigned long long)hz);
 }
 
-/* The pidfd of the connection's peer.  Without SO_PEERPIDFD (before 6.5)
- * it is opened for SO_PEERCRED's pid, which may have been reused by
- * then: *exact says which. */
+/* The pidfd of the connection's peer.  Without SO_PEERPIDFD (before 6.5:
+ * ENOPROTOOPT, the only error that means so; any other is a peer that
+ * has gone) it is opened for SO_PEERCRED's pid, which may have been
+ * reused by then: *exact says which. */
 static int socket_pidfd(int fd, pid_t pid, int *exact)
 {
   int pidfd;
   socklen_t len = sizeof pidfd;
   *exact = 1;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == 0) return pidfd;
-  if (errno != ENOPROTOOPT && errno != EINVAL) return -1;
+  if (errno != ENOPROTOOPT) return -1;
   *exact = 0;
   if (pid <= 0) return -1;
   return (int)syscall(SYS_pidfd_open, pid, 0);
