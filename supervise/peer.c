@@ -90,7 +90,7 @@ static pid_t pidfd_pid(int pidfd)
   r = read_at(self, path, buf, sizeof buf);
   close(self);
   if (r < 0 || procfs_field(buf, "Pid", pid, sizeof pid) < 0) return -1;
-  return (pid_t)atoi(pid);
+  return (pid_t)strtol(pid, 0, 10);
 }
 
 static int still_runs(int pidfd)
@@ -111,11 +111,16 @@ static int start_time(int dir, unsigned long long *start)
   return 0;
 }
 
+/* The real and effective ids of a "Uid:" or "Gid:" line (no sscanf: its
+ * code would be most of this file's weight in a static capinit). */
 static int ids(char const *status, char const *key, unsigned *real, unsigned *eff)
 {
-  char text[96];
+  char text[96], *end;
   if (procfs_field(status, key, text, sizeof text) < 0) return -1;
-  return sscanf(text, "%u %u", real, eff) == 2 ? 0 : -1;
+  *real = (unsigned)strtoul(text, &end, 10);
+  if (end == text || *end != ' ') return -1;
+  *eff = (unsigned)strtoul(end + 1, &end, 10);
+  return *end == ' ' || !*end ? 0 : -1;
 }
 
 /* Fill f for the process of pidfd: -1 when it is not in capinit's /proc
@@ -150,14 +155,15 @@ static int powerful(facts const *f)
   return f->in_our_userns && f->euid == 0 && (our_caps & ~f->caps) == 0;
 }
 
+/* Now in /proc's clock ticks after boot: USER_HZ, 100 on every
+ * architecture (sysconf(_SC_CLK_TCK) would weigh more than it says). */
+#define USER_HZ 100ull
+
 static unsigned long long boot_ticks(void)
 {
   struct timespec ts;
-  long hz = sysconf(_SC_CLK_TCK);
   clock_gettime(CLOCK_BOOTTIME, &ts);
-  if (hz <= 0) hz = 100;
-  return (unsigned long long)ts.tv_sec * (unsigned long long)hz +
-         (unsigned long long)ts.tv_nsec / (1000000000ull / (unsigned long long)hz);
+  return (unsigned long long)ts.tv_sec * USER_HZ + (unsigned long long)ts.tv_nsec / (1000000000ull / USER_HZ);
 }
 
 /* The pidfd of the connection's peer.  Without SO_PEERPIDFD (before 6.5:

@@ -44,7 +44,7 @@ sv_wait steady up && sv_wait flip up
 pid=$(sv_pid)
 steady_pid=$(sv_field steady pid)
 # warm-up: one client for 2 s, so that first-use allocations are done
-"$PY" tests/robust/flood.py "$T/run/control" 2 $NSVC 99 > /dev/null 2>&1
+sv_peer "$PY" tests/robust/flood.py "$T/run/control" 2 $NSVC 99 > /dev/null 2>&1
 sv_ctl stop crash flip
 sv_wait crash down && sv_wait flip down
 fds0=$(rb_fds_rest "$pid") rss0=$(rb_rss "$pid")
@@ -53,7 +53,7 @@ sv_ctl start crash flip
 cpu0=$(rb_cpu "$pid")
 k=0 pids=
 while [ $k -lt $CLIENTS ]; do
-  timeout $((SECS + 300)) "$PY" tests/robust/flood.py "$T/run/control" "$SECS" $NSVC $k > "$T/out.$k" 2> "$T/err.$k" &
+  sv_peer timeout $((SECS + 300)) "$PY" tests/robust/flood.py "$T/run/control" "$SECS" $NSVC $k > "$T/out.$k" 2> "$T/err.$k" &
   pids="$pids $!"
   k=$((k + 1))
 done

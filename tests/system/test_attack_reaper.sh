@@ -40,7 +40,7 @@ EOF
 # the attackers: uid 0 noroot, uid 65534, uid 0 with cap_sys_ptrace
 for a in root nobody ptrace; do
   {
-    printf 'type = oneshot\nmode = noroot\nprivate-pids = yes\nenvironment = OWN=%s\n' "$OWNMARK"
+    printf 'type = oneshot\nmode = noroot\nread-only = yes\nprivate-pids = yes\nenvironment = OWN=%s\n' "$OWNMARK"
     printf 'command = %s %s 1\n' "$PEEK" "$T/needles"
     case $a in
       nobody) echo 'user = nobody' ;;
