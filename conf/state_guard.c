@@ -122,7 +122,9 @@ static void node_read(node *d, char const *pre, char const *path, size_t len, in
   if (!parent_missing && lstat(full, &st) == 0) {
     d->uid = st.st_uid;
     d->gid = st.st_gid;
-    d->mode = st.st_mode;
+    /* a link's bits mean nothing (always rwx): only its directory says
+     * who may replace it */
+    d->mode = S_ISLNK(st.st_mode) ? S_IFLNK : st.st_mode;
     d->missing = 0;
     return;
   }
@@ -244,7 +246,11 @@ static void add_service_files(targets *ts, trees const *tr, svc_set const *set)
     char *slash = strrchr(p, '/');
     int in_services = slash && (size_t)(slash - p) == strlen(ts->v[SERVICES_DIR].path) &&
                       !strncmp(p, ts->v[SERVICES_DIR].path, (size_t)(slash - p));
-    if (in_services && !writable_beyond_directory(t)) {
+    node const *f = &t->nodes[t->nnodes - 1];
+    /* a device or a FIFO is never read as a service (refused): writing
+     * one changes no service */
+    int not_a_file = !f->missing && !S_ISREG(f->mode) && !S_ISLNK(f->mode);
+    if (not_a_file || (in_services && !writable_beyond_directory(t))) {
       free(t->path);
       free(t->nodes);
       ts->n--;
