@@ -2,8 +2,9 @@
  * are one non-blocking pipe, held open by the supervisor across restarts;
  * its lines get a UTC timestamp and go to LOGDIR/NAME.log (rotated by
  * size), the console (console.c: a slow one gets a backlog) or /dev/kmsg.
- * A sink that fails or is full drops the line and counts it: the loop
- * never blocks on a log.
+ * A sink that fails or is full drops the line and counts it (a log
+ * file's line first goes to the console, below): the loop never blocks
+ * on a log.
  *
  * A service may be allowed to write the log directory, and capinit
  * writes with all of root's power: it never follows a link there, writes
@@ -41,16 +42,10 @@ int log_open_pipe(service *s, int *child_end)
   return 0;
 }
 
-static int log_path(service const *s, unsigned k, char *buf, size_t len)
-{
-  int r = k ? snprintf(buf, len, "%s/%s.log.%u", sv.conf.log_directory, s->spec->name, k)
-            : snprintf(buf, len, "%s/%s.log", sv.conf.log_directory, s->spec->name);
-  return r < 0 || (size_t)r >= len ? -1 : 0;
-}
-
 int log_file_path(service const *s, char *buf, size_t len)
 {
-  return log_path(s, 0, buf, len);
+  int r = snprintf(buf, len, "%s/%s.log", sv.conf.log_directory, s->spec->name);
+  return r < 0 || (size_t)r >= len ? -1 : 0;
 }
 
 /* NAME.log (k = 0) or NAME.log.K: one component, in the log directory. */
@@ -100,6 +95,7 @@ static char const *not_ours(int fd)
 
 static int open_file(service *s, char *name, size_t len, char const **why)
 {
+  off_t end;
   int d, fd;
   if (log_name(s, 0, name, len) < 0) {
     *why = "path too long";
@@ -117,7 +113,8 @@ static int open_file(service *s, char *name, size_t len, char const **why)
     return -1;
   }
   s->log.file = fd;
-  s->log.size = (uint64_t)lseek(fd, 0, SEEK_END);
+  end = lseek(fd, 0, SEEK_END);
+  s->log.size = end > 0 ? (uint64_t)end : 0;
   return 0;
 }
 
@@ -264,8 +261,9 @@ static void sink(service *s, char const *line, size_t n)
   if (w > 0 && s->spec->log == LOG_FILE) s->log.size += (size_t)w;
   if (s->spec->log == LOG_FILE && w < 0 && errno != EAGAIN) {
     char name[512];
+    char const *why = strerror(errno);  /* e.g. the file system went read-only */
     log_name(s, 0, name, sizeof name);
-    divert(s, name, strerror(errno));  /* e.g. the file system went read-only */
+    divert(s, name, why);
     goto console;
   }
 drop:
