@@ -18,10 +18,11 @@ char const *notify_path(service const *s)
   return path;
 }
 
-/* RUNDIR/notify, made if missing (and make) and opened with no link at its end: a
- * directory of capinit's uid.  A service that may write RUNDIR could put
- * a link there, or one at RUNDIR/notify/NAME; the sockets are made and
- * removed relative to this descriptor, so that neither redirects them. */
+/* RUNDIR/notify (made if missing when make is set), opened with no link
+ * at its end: a directory of capinit's uid.  A service that may write
+ * RUNDIR could put a link there, or one at RUNDIR/notify/NAME; the
+ * sockets are made and removed relative to this descriptor, so that
+ * neither redirects them. */
 static int notify_dir(int make)
 {
   char dir[4096];
@@ -166,8 +167,8 @@ void notify_read(service *s)
 
 void notify_close(service *s)
 {
-  if (s->notify_sock < 0) return;
   int d;
+  if (s->notify_sock < 0) return;
   close(s->notify_sock);
   s->notify_sock = -1;
   if ((d = notify_dir(0)) < 0) return;
