@@ -23,16 +23,37 @@
 #define INIT_MAGIC 0x03091969
 #define INIT_REQUEST_SIZE 384
 
+/* Made before the first service starts (supervisor_open), so that no
+ * service can yet have put anything at the path nor hold a FIFO of its
+ * own open there: whatever is at /run/initctl (a FIFO of an earlier
+ * capinit, or a thing left by a service of an earlier boot on a /run that
+ * is not a tmpfs) is removed without following a link, the FIFO made in
+ * its place, and opened without following one.  What was opened must be
+ * that FIFO: a FIFO of capinit's uid, mode 0000, with no other name --
+ * no chmod of a path, which would follow a link. */
+static char const *not_ours(int fd)
+{
+  struct stat st;
+  if (fstat(fd, &st) < 0) return strerror(errno);
+  if (!S_ISFIFO(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 07777) || st.st_nlink != 1)
+    return "not the FIFO capinit made (mode 0000, its own, no other name)";
+  return 0;
+}
+
 int initctl_open(void)
 {
-  int fd;
-  unlink(INITCTL_PATH);
-  if (mkfifo(INITCTL_PATH, 0) < 0 || chmod(INITCTL_PATH, 0) < 0 ||
-      (fd = open(INITCTL_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
-    console_say("capinit: warning: unable to make %s (poweroff, reboot and halt will need capctl): %s\n",
-            INITCTL_PATH, strerror(errno));
-    return -1;
+  char const *why = 0;
+  int fd = -1;
+  if ((unlink(INITCTL_PATH) < 0 && errno != ENOENT) || mkfifo(INITCTL_PATH, 0) < 0 ||
+      (fd = open(INITCTL_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)) < 0)
+    why = strerror(errno);
+  else if ((why = not_ours(fd))) {
+    close(fd);
+    fd = -1;
   }
+  if (fd < 0)
+    console_say("capinit: warning: unable to make %s (poweroff, reboot and halt will need capctl): %s\n",
+                INITCTL_PATH, why);
   return fd;
 }
 

@@ -2,8 +2,17 @@
  * are one non-blocking pipe, held open by the supervisor across restarts;
  * its lines get a UTC timestamp and go to LOGDIR/NAME.log (rotated by
  * size), the console (console.c: a slow one gets a backlog) or /dev/kmsg.
- * A sink that fails or is full drops the line and counts it: the loop
- * never blocks on a log. */
+ * A sink that fails or is full drops the line and counts it (a log
+ * file's line first goes to the console, below): the loop never blocks
+ * on a log.
+ *
+ * A service may be allowed to write the log directory, and capinit
+ * writes with all of root's power: it never follows a link there, writes
+ * only a regular file of its own with no other name, and checks every
+ * step of a rotation.  A log file that cannot be written so sends the
+ * service's lines to the console instead (never elsewhere), until it
+ * can be again: the console is told once each way.  The checks cost
+ * nothing per line: they are made when the file is opened or rotated. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -33,52 +42,158 @@ int log_open_pipe(service *s, int *child_end)
   return 0;
 }
 
-static int log_path(service const *s, unsigned k, char *buf, size_t len)
+int log_file_path(service const *s, char *buf, size_t len)
 {
-  int r = k ? snprintf(buf, len, "%s/%s.log.%u", sv.conf.log_directory, s->spec->name, k)
-            : snprintf(buf, len, "%s/%s.log", sv.conf.log_directory, s->spec->name);
+  int r = snprintf(buf, len, "%s/%s.log", sv.conf.log_directory, s->spec->name);
   return r < 0 || (size_t)r >= len ? -1 : 0;
 }
 
-int log_file_path(service const *s, char *buf, size_t len)
+/* NAME.log (k = 0) or NAME.log.K: one component, in the log directory. */
+static int log_name(service const *s, unsigned k, char *buf, size_t len)
 {
-  return log_path(s, 0, buf, len);
+  int r = k ? snprintf(buf, len, "%s.log.%u", s->spec->name, k) : snprintf(buf, len, "%s.log", s->spec->name);
+  return r < 0 || (size_t)r >= len ? -1 : 0;
 }
 
-static int open_file(service *s)
+/* Why a step failed: errno's text, but a link said as one. */
+static char const *reason(int e)
 {
-  char path[4096];
+  return e == ELOOP ? "a symbolic link (not followed)" : strerror(e);
+}
+
+/* The log directory, with no link at its end, owned by capinit's uid:
+ * every name below is opened, renamed and removed relative to it. */
+static int log_dir_open(char const **why)
+{
   struct stat st;
-  uint64_t now = now_ms();
-  if (s->log.file >= 0) return 0;
-  if (s->log.retry_at && now < s->log.retry_at) return -1;
-  if (log_path(s, 0, path, sizeof path) < 0) return -1;
-  s->log.file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0640);
-  if (s->log.file < 0) {
-    s->log.retry_at = now + REOPEN_RETRY_MS;
+  int d = open(sv.conf.log_directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (d < 0) {
+    *why = errno == ENOTDIR ? "the directory is not a directory (a link?)" : reason(errno);
     return -1;
   }
-  s->log.retry_at = 0;
-  s->log.size = fstat(s->log.file, &st) == 0 ? (uint64_t)st.st_size : 0;
+  if (fstat(d, &st) < 0 || st.st_uid != geteuid()) {
+    *why = "the directory is not owned by capinit";
+    close(d);
+    return -1;
+  }
+  return d;
+}
+
+/* A service that may write the log directory may put anything at
+ * NAME.log: a link (O_NOFOLLOW refuses it), a FIFO or a device, or a hard
+ * link to a file of root's elsewhere on the file system, which a uid 0
+ * service owns and may link even with fs.protected_hardlinks.  Only a
+ * regular file of capinit's uid that has no other name is written. */
+static char const *not_ours(int fd)
+{
+  struct stat st;
+  if (fstat(fd, &st) < 0) return strerror(errno);
+  if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) return "not a regular file owned by capinit (a link?)";
+  if (st.st_nlink != 1) return "a file with another name (a hard link?)";
   return 0;
 }
 
-/* NAME.log -> NAME.log.1 -> ... -> NAME.log.KEEP, the oldest removed. */
-static void rotate(service *s)
+static int open_file(service *s, char *name, size_t len, char const **why)
 {
-  char from[4096], to[4096];
+  off_t end;
+  int d, fd;
+  if (log_name(s, 0, name, len) < 0) {
+    *why = "path too long";
+    return -1;
+  }
+  if ((d = log_dir_open(why)) < 0) return -1;
+  fd = openat(d, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0640);
+  close(d);
+  if (fd < 0) {
+    *why = reason(errno);
+    return -1;
+  }
+  if ((*why = not_ours(fd))) {
+    close(fd);
+    return -1;
+  }
+  s->log.file = fd;
+  end = lseek(fd, 0, SEEK_END);
+  s->log.size = end > 0 ? (uint64_t)end : 0;
+  return 0;
+}
+
+/* NAME.log -> NAME.log.1 -> ... -> NAME.log.KEEP, the oldest removed;
+ * with log-keep = 0, NAME.log opened again as a new one would be and
+ * emptied through that descriptor.  A name that is missing is skipped;
+ * any other failure (a directory planted at a name makes unlinkat and
+ * renameat fail) ends the rotation, names the target in name and says
+ * why, and leaves the file closed. */
+static int rotate(service *s, char *name, size_t len, char const **why)
+{
+  char to[512];
   unsigned k = sv.conf.log_keep;
+  int d, e = 0;
   close(s->log.file);
   s->log.file = -1;
   if (!k) {
-    if (log_path(s, 0, from, sizeof from) == 0) truncate(from, 0);
-    return;
+    if (open_file(s, name, len, why) < 0) return -1;
+    if (ftruncate(s->log.file, 0) == 0) {
+      s->log.size = 0;
+      return 0;
+    }
+    *why = strerror(errno);
+    return -1;
   }
-  if (log_path(s, k, to, sizeof to) == 0) unlink(to);
-  for (; k > 0; k--) {
-    if (log_path(s, k - 1, from, sizeof from) < 0 || log_path(s, k, to, sizeof to) < 0) return;
-    rename(from, to);
+  if ((d = log_dir_open(why)) < 0) {
+    log_name(s, 0, name, len);
+    return -1;
   }
+  if (log_name(s, k, name, len) < 0) e = ENAMETOOLONG;
+  else if (unlinkat(d, name, 0) < 0 && errno != ENOENT) e = errno;
+  for (; !e && k > 0; k--) {
+    if (log_name(s, k - 1, to, sizeof to) < 0 || log_name(s, k, name, len) < 0) e = ENAMETOOLONG;
+    else if (renameat(d, to, d, name) < 0 && errno != ENOENT) e = errno;
+  }
+  close(d);
+  if (!e) return 0;
+  *why = e == EISDIR || e == ENOTEMPTY || e == ENOTDIR || e == EEXIST ? "a directory in the way of the rotation"
+                                                                     : strerror(e);
+  return -1;
+}
+
+/* The file cannot be written: the service's lines go to the console
+ * until it can, which the console hears once each way. */
+static void divert(service *s, char const *name, char const *why)
+{
+  if (s->log.file >= 0) close(s->log.file);
+  s->log.file = -1;
+  s->log.retry_at = now_ms() + REOPEN_RETRY_MS;
+  if (s->log.diverted) return;
+  s->log.diverted = 1;
+  console_say("capinit: service %s: warning: unable to log to %s/%s: %s: its lines go to the console\n",
+              s->spec->name, sv.conf.log_directory, name, why);
+}
+
+/* The file open, with room for len more bytes after a rotation if
+ * needed; -1 (the line goes to the console) when it cannot be, and then
+ * not tried again for REOPEN_RETRY_MS. */
+static int file_ready(service *s, size_t len)
+{
+  char name[512] = "";
+  char const *why = "";
+  if (s->log.file < 0) {
+    if (s->log.retry_at && now_ms() < s->log.retry_at) return -1;
+    if (open_file(s, name, sizeof name, &why) < 0) goto fail;
+  }
+  if (s->log.size + len > sv.conf.log_max_size &&
+      (rotate(s, name, sizeof name, &why) < 0 || (s->log.file < 0 && open_file(s, name, sizeof name, &why) < 0)))
+    goto fail;
+  s->log.retry_at = 0;
+  if (s->log.diverted) {
+    s->log.diverted = 0;
+    console_say("capinit: service %s: logging to %s/%s.log again\n", s->spec->name, sv.conf.log_directory,
+                s->spec->name);
+  }
+  return 0;
+fail:
+  divert(s, name, why);
+  return -1;
 }
 
 static size_t stamp(char *buf, size_t len)
@@ -92,7 +207,21 @@ static size_t stamp(char *buf, size_t len)
                           tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 }
 
-/* One line (without its newline) to the service's sink. */
+/* "NAME: line" to the console: the sink of log = console, and of
+ * log = file while its file cannot be written. */
+static int console_line(service const *s, char const *line, size_t n)
+{
+  char buf[LOG_LINE_MAX + 128 + 64];
+  size_t len = (size_t)snprintf(buf, sizeof buf, "%s: ", s->spec->name);
+  memcpy(buf + len, line, n);
+  len += n;
+  buf[len++] = '\n';
+  return console_write(buf, len);
+}
+
+/* One line (without its newline) to the service's sink.  log_dropped
+ * counts the lines that reached no sink: neither the file nor, when it
+ * cannot be written, the console. */
 static void sink(service *s, char const *line, size_t n)
 {
   char buf[LOG_LINE_MAX + 128 + 64];
@@ -108,20 +237,11 @@ static void sink(service *s, char const *line, size_t n)
       memcpy(buf + len, line, n);
       len += n;
       buf[len++] = '\n';
-      if (open_file(s) < 0) goto drop;
-      if (s->log.size + len > sv.conf.log_max_size) {
-        rotate(s);
-        if (open_file(s) < 0) goto drop;
-      }
+      if (file_ready(s, len) < 0) goto console;
       fd = s->log.file;
       break;
     case LOG_CONSOLE:
-      len = (size_t)snprintf(buf, sizeof buf, "%s: ", s->spec->name);
-      memcpy(buf + len, line, n);
-      len += n;
-      buf[len++] = '\n';
-      if (console_write(buf, len) < 0) goto drop;
-      return;
+      goto console;
     case LOG_KMSG:
       if (kmsg < 0) kmsg = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
       if (kmsg < 0) goto drop;
@@ -140,12 +260,17 @@ static void sink(service *s, char const *line, size_t n)
   }
   if (w > 0 && s->spec->log == LOG_FILE) s->log.size += (size_t)w;
   if (s->spec->log == LOG_FILE && w < 0 && errno != EAGAIN) {
-    close(s->log.file);  /* e.g. the file system went read-only: reopen later */
-    s->log.file = -1;
-    s->log.retry_at = now_ms() + REOPEN_RETRY_MS;
+    char name[512];
+    char const *why = strerror(errno);  /* e.g. the file system went read-only */
+    log_name(s, 0, name, sizeof name);
+    divert(s, name, why);
+    goto console;
   }
 drop:
   s->log.dropped++;
+  return;
+console:
+  if (console_line(s, line, n) < 0) s->log.dropped++;
 }
 
 void log_read(service *s)

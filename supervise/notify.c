@@ -1,5 +1,6 @@
 /* supervise/notify.c -- see notify.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,34 +18,75 @@ char const *notify_path(service const *s)
   return path;
 }
 
-int notify_open(service *s)
+/* RUNDIR/notify (made if missing when make is set), opened with no link
+ * at its end: a directory of capinit's uid.  A service that may write
+ * RUNDIR could put a link there, or one at RUNDIR/notify/NAME; the
+ * sockets are made and removed relative to this descriptor, so that
+ * neither redirects them. */
+static int notify_dir(int make)
 {
-  struct sockaddr_un sa;
   char dir[4096];
-  int one = 1, fd;
-  char const *path;
-  if (s->notify_sock >= 0) return 0;
-  snprintf(dir, sizeof dir, "%s/notify", sv.rundir);
-  if (mkdir(dir, 0755) < 0 && errno != EEXIST) return -1;
-  path = notify_path(s);
-  if (strlen(path) >= sizeof sa.sun_path) {
+  struct stat st;
+  int d;
+  if ((size_t)snprintf(dir, sizeof dir, "%s/notify", sv.rundir) >= sizeof dir) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) return -1;
-  memset(&sa, 0, sizeof sa);
-  sa.sun_family = AF_UNIX;
-  strcpy(sa.sun_path, path);
-  unlink(path);
-  if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0 ||
-      bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
-    close(fd);
+  if (make && mkdir(dir, 0755) < 0 && errno != EEXIST) return -1;
+  d = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (d < 0) return -1;
+  if (fstat(d, &st) < 0 || st.st_uid != geteuid()) {
+    close(d);
+    errno = EPERM;
     return -1;
   }
-  /* any uid may connect: the service may run as any user; the sender's
-   * credentials decide, not the path's mode */
-  chmod(path, 0666);
+  return d;
+}
+
+/* Whatever is at NAME in d is removed (unlinkat follows no link: a link
+ * there is itself removed; a directory stays, and bind fails), and the
+ * socket bound at d/NAME through /proc/self/fd/D: no path capinit walks
+ * again.  Mode 0666 by the umask, not by a chmod of a path afterwards:
+ * any uid may connect (the service may run as any user; the sender's
+ * credentials decide, not the path's mode). */
+static int bind_in(int fd, int d, char const *name)
+{
+  struct sockaddr_un sa;
+  mode_t old;
+  int r, e;
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/%s", d, name) >= sizeof sa.sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if (unlinkat(d, name, 0) < 0 && errno != ENOENT) return -1;
+  old = umask(0111);
+  r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+  e = errno;
+  umask(old);
+  errno = e;
+  return r;
+}
+
+int notify_open(service *s)
+{
+  int one = 1, fd, d, r;
+  if (s->notify_sock >= 0) return 0;
+  /* NOTIFY_SOCKET names it by its path */
+  if (strlen(notify_path(s)) + 1 >= sizeof ((struct sockaddr_un *)0)->sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if ((d = notify_dir(1)) < 0) return -1;
+  fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  r = fd < 0 || setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0 ||
+      bind_in(fd, d, s->spec->name) < 0 ? -1 : 0;
+  close(d);
+  if (r < 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
   s->notify_sock = fd;
   return 0;
 }
@@ -125,8 +167,11 @@ void notify_read(service *s)
 
 void notify_close(service *s)
 {
+  int d;
   if (s->notify_sock < 0) return;
   close(s->notify_sock);
   s->notify_sock = -1;
-  unlink(notify_path(s));
+  if ((d = notify_dir(0)) < 0) return;
+  unlinkat(d, s->spec->name, 0);
+  close(d);
 }

@@ -37,22 +37,49 @@ uint64_t now_ms(void)
   return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/* One component at a time, each below the directory found or made
+ * before it: a link in a parent that exists is followed (the layout of
+ * whoever may write there), but not at a component capinit made nor at
+ * the end, which must be a directory of capinit's uid.  The log and
+ * runtime directories may sit where a service may write, and capinit
+ * works in them with all of root's power: a link put there is not
+ * where it works. */
 int mkdir_p(char const *path, mode_t mode)
 {
   char buf[4096];
-  size_t i, n = strlen(path);
+  struct stat st;
+  size_t i = 0, n = strlen(path), end;
+  int d, next, made, e;
   if (n >= sizeof buf) {
     errno = ENAMETOOLONG;
     return -1;
   }
   memcpy(buf, path, n + 1);
-  for (i = 1; i <= n; i++) {
-    if (buf[i] != '/' && buf[i]) continue;
-    buf[i] = 0;
-    if (mkdir(buf, mode) < 0 && errno != EEXIST) return -1;
-    buf[i] = i < n ? '/' : 0;
+  if ((d = open(buf[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) return -1;
+  for (;;) {
+    while (buf[i] == '/') i++;
+    if (!buf[i]) break;
+    for (end = i; buf[end] && buf[end] != '/'; end++) ;
+    buf[end] = 0;
+    made = mkdirat(d, buf + i, mode) == 0;
+    if (!made && errno != EEXIST) goto fail;
+    next = openat(d, buf + i, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+                  (made || !path[end + strspn(path + end, "/")] ? O_NOFOLLOW : 0));
+    if (next < 0) goto fail;
+    close(d);
+    d = next;
+    i = end < n ? end + 1 : n;
   }
-  return 0;
+  if (fstat(d, &st) < 0) goto fail;
+  close(d);
+  if (st.st_uid == geteuid()) return 0;
+  errno = EPERM;  /* not capinit's: whoever owns it may plant links there */
+  return -1;
+fail:
+  e = errno;
+  close(d);
+  errno = e;
+  return -1;
 }
 
 void boot_phase_done(char const *name, uint64_t start)

@@ -46,7 +46,9 @@ typedef struct logsink_s {
   uint64_t lines, dropped;
   char *partial;           /* an incomplete last line: LOG_LINE_MAX bytes,
                               allocated when the first one arrives */
-  uint32_t npartial;
+  uint16_t npartial;
+  unsigned char diverted;  /* the file cannot be written: lines go to the
+                              console, which was told */
   int pipe;                /* read end of stdout+stderr, -1 */
   int wpipe;               /* write end, held across restarts, -1 */
   int file;                /* open sink, -1 */
