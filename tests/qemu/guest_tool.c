@@ -29,6 +29,28 @@
  *                           whole number of records, or files that do
  *                           not hold as many, end it with status 1
  *
+ * and, for the attacks on capinit's power (the main scenario's
+ * /test/attack.sh), the code an attacker controls, each in this very
+ * process (an exec would drop what a user namespace gives):
+ *
+ *   ask SOCKET REQUEST [uid0] [userns]
+ *                           optionally setresuid(0, 0, 0) (a service
+ *                           holding cap_setuid), then optionally
+ *                           unshare(CLONE_NEWUSER); print "uid U CapEff X"
+ *                           as /proc/self/status shows this process after
+ *                           each step, send REQUEST on the control socket
+ *                           SOCKET (SOCK_SEQPACKET) and print each reply
+ *                           until "ok" or "error..."
+ *   forge PID SIG CLAIMED_PID
+ *                           queue SIG to PID with rt_sigqueueinfo(2),
+ *                           si_code SI_QUEUE and a sender of its choice
+ *                           (CLAIMED_PID, uid 0); print "sent" or the
+ *                           errno's name
+ *   peerpidfd SOCKET        connect to SOCKET and ask the kernel for the
+ *                           peer's pidfd (SO_PEERPIDFD, Linux 6.5): print
+ *                           "yes" or the errno's name (ENOPROTOOPT before
+ *                           6.5)
+ *
  * Exits 0, 1 when something failed, 2 on bad usage.  Static, no libcap. */
 #include <dirent.h>
 #include <errno.h>
@@ -40,8 +62,10 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -49,7 +73,9 @@
 static int usage(void)
 {
   fputs("usage: guest_tool sigburst PID N SIG... | orphans N [BATCH] | getcap PATH | zombies\n"
-        "       guest_tool append ACK READY FILE...\n", stderr);
+        "       guest_tool append ACK READY FILE...\n"
+        "       guest_tool ask SOCKET REQUEST [uid0] [userns] | forge PID SIG CLAIMED_PID | peerpidfd SOCKET\n",
+        stderr);
   return 2;
 }
 
@@ -57,7 +83,8 @@ static int signum(char const *name)
 {
   static struct { char const *name; int sig; } const t[] = {
     { "HUP", SIGHUP }, { "CHLD", SIGCHLD }, { "WINCH", SIGWINCH }, { "PIPE", SIGPIPE },
-    { "ALRM", SIGALRM }, { "URG", SIGURG }, { "CONT", SIGCONT },
+    { "ALRM", SIGALRM }, { "URG", SIGURG }, { "CONT", SIGCONT }, { "TERM", SIGTERM },
+    { "INT", SIGINT }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "PWR", SIGPWR },
   };
   size_t i;
   char *end;
@@ -273,6 +300,137 @@ static int append(int argc, char **argv)
   return 0;
 }
 
+/* The name of an errno value the attacks meet, else "E<number>". */
+static char const *errno_name(int e)
+{
+  static char num[16];
+  switch (e) {
+    case ENOPROTOOPT: return "ENOPROTOOPT";
+    case EINVAL: return "EINVAL";
+    case EPERM: return "EPERM";
+    case EACCES: return "EACCES";
+    case ENOENT: return "ENOENT";
+    case ECONNREFUSED: return "ECONNREFUSED";
+    case ESRCH: return "ESRCH";
+  }
+  snprintf(num, sizeof num, "E%d", e);
+  return num;
+}
+
+/* "uid U CapEff X": the real uid and the effective set, as the kernel
+ * shows this process. */
+static int say_creds(void)
+{
+  char buf[4096], *eff;
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  ssize_t r = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+  if (fd >= 0) close(fd);
+  if (r <= 0) {
+    printf("/proc/self/status: %s\n", errno_name(errno));
+    return -1;
+  }
+  buf[r] = 0;
+  eff = strstr(buf, "\nCapEff:\t");
+  if (!eff) {
+    puts("/proc/self/status: no CapEff");
+    return -1;
+  }
+  eff += strlen("\nCapEff:\t");
+  eff[strcspn(eff, "\n")] = 0;
+  printf("uid %u CapEff %s\n", (unsigned)getuid(), eff);
+  return 0;
+}
+
+/* A connection to the SOCK_SEQPACKET socket at path, or -1 (said). */
+static int dial(char const *path)
+{
+  struct sockaddr_un a;
+  int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+  memset(&a, 0, sizeof a);
+  a.sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof a.sun_path) {
+    printf("%s: path too long\n", path);
+    return -1;
+  }
+  strcpy(a.sun_path, path);
+  if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+    printf("connect %s: %s\n", path, errno_name(errno));
+    return -1;
+  }
+  return fd;
+}
+
+static int ask(int argc, char **argv)
+{
+  static char reply[65536];
+  int uid0 = 0, userns = 0, fd, i;
+  if (argc < 2) return usage();
+  for (i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "uid0")) uid0 = 1;
+    else if (!strcmp(argv[i], "userns")) userns = 1;
+    else return usage();
+  }
+  if (uid0) {
+    if (setresuid(0, 0, 0) < 0) {
+      printf("setresuid: %s\n", errno_name(errno));
+      return 1;
+    }
+    if (say_creds() < 0) return 1;
+  }
+  if (userns && unshare(CLONE_NEWUSER) < 0) {
+    printf("unshare: %s\n", errno_name(errno));
+    return 1;
+  }
+  if (say_creds() < 0 || (fd = dial(argv[0])) < 0) return 1;
+  if (send(fd, argv[1], strlen(argv[1]), MSG_NOSIGNAL) < 0) {
+    printf("send: %s\n", errno_name(errno));
+    return 1;
+  }
+  for (;;) {
+    ssize_t r = recv(fd, reply, sizeof reply - 1, 0);
+    if (r < 0) {
+      printf("recv: %s\n", errno_name(errno));
+      return 1;
+    }
+    reply[r] = 0;
+    puts(reply);
+    if (r == 0 || !strcmp(reply, "ok") || !strncmp(reply, "error", 5)) return 0;
+  }
+}
+
+static int forge(int argc, char **argv)
+{
+  siginfo_t info;
+  pid_t pid;
+  int sig;
+  if (argc != 3 || (sig = signum(argv[1])) < 0) return usage();
+  pid = (pid_t)atol(argv[0]);
+  memset(&info, 0, sizeof info);
+  info.si_signo = sig;
+  info.si_code = SI_QUEUE;
+  info.si_pid = (pid_t)atol(argv[2]);
+  info.si_uid = 0;
+  if (syscall(SYS_rt_sigqueueinfo, pid, sig, &info) < 0) {
+    puts(errno_name(errno));
+    return 1;
+  }
+  puts("sent");
+  return 0;
+}
+
+#define SO_PEERPIDFD_ 77  /* Linux 6.5; the libc's headers may not have it */
+static int peerpidfd(int argc, char **argv)
+{
+  int fd, pidfd;
+  socklen_t len = sizeof pidfd;
+  if (argc != 1) return usage();
+  if ((fd = dial(argv[0])) < 0) return 1;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD_, &pidfd, &len) == 0) puts("yes");
+  else puts(errno_name(errno));
+  close(fd);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   if (argc < 2) return usage();
@@ -282,5 +440,8 @@ int main(int argc, char **argv)
   if (!strcmp(argv[1], "getcap")) return getcap(argc - 2, argv + 2);
   if (!strcmp(argv[1], "zombies") && argc == 2) return zombies();
   if (!strcmp(argv[1], "append")) return append(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "ask")) return ask(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "forge")) return forge(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "peerpidfd")) return peerpidfd(argc - 2, argv + 2);
   return usage();
 }

@@ -13,7 +13,9 @@
 #     scenario the fixtures: setuid-probe (a setuid-root copy of the probe,
 #     the only setuid file) and fcap-svc (a copy of svc_helper that gets
 #     cap_net_raw+ep at boot from the filecaps manifest: cpio carries no
-#     xattrs)
+#     xattrs), peek (tests/peek.c: reads /proc/PID/environ, maps, mem) and
+#     /var/attack, mode 1777: the only directory its attack services may
+#     write
 #   /etc/passwd, /etc/group, /etc/hostname
 #   tests/qemu/scenarios/SCENARIO/ copied over it (its /etc/capinit...)
 #   every module named in the scenario's /etc/capinit/modules, from the
@@ -30,7 +32,7 @@ BUSYBOX=$B/debs/busybox-static/bin/busybox
 die() { echo "mkinitramfs: fatal: $*" >&2; exit 111; }
 [ -d "$overlay" ] || die "no scenario $scenario ($overlay)"
 for f in "$BUSYBOX" "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec" \
-         "$B/tests/probe" "$B/tests/svc_helper" "$B/tests/qemu_tool"; do
+         "$B/tests/probe" "$B/tests/svc_helper" "$B/tests/qemu_tool" "$B/tests/peek"; do
   [ -x "$f" ] || die "$f is missing (make check builds it)"
 done
 pkg=$(cat "$B/debs/linux-image.name" 2>/dev/null) || die "no kernel: run sh tests/qemu/kernel.sh $B"
@@ -64,6 +66,8 @@ if [ "$scenario" = main ]; then
   cp "$B/tests/probe" "$R/test/setuid-probe"
   chmod 4755 "$R/test/setuid-probe"
   cp "$B/tests/svc_helper" "$R/test/fcap-svc"
+  cp "$B/tests/peek" "$R/test/peek"
+  mkdir -m 1777 "$R/var/attack"
 fi
 # an early console for the kernel and capinit, before devtmpfs is mounted
 mknod -m 600 "$R/dev/console" c 5 1 2>/dev/null || true

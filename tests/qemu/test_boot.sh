@@ -8,8 +8,11 @@
 #   main       every kind of service; the in-guest runner checks the live
 #              credentials, capctl verify, the filecaps manifest, setuid in
 #              a noroot tree, the module, the refused file, 10 000 signals
-#              and 10 000 orphans, then capctl poweroff; the host checks
-#              QEMU's exit, the shutdown order and the stop-timeout SIGKILL
+#              and 10 000 orphans, issue 33's attacks on the 6.1 kernel
+#              (no SO_PEERPIDFD: the control socket's pidfd fallback), then
+#              capctl poweroff; the host checks QEMU's exit, capinit's
+#              lines for each signal it ignored, the shutdown order and
+#              the stop-timeout SIGKILL
 #   reboot     busybox reboot (SIGTERM to PID 1): QEMU exits (-no-reboot)
 #   initctl    /run/initctl, sysvinit's FIFO that Debian's systemctl poweroff
 #              writes to without systemd: a FIFO of mode 0000 that a uid 0
@@ -107,7 +110,21 @@ has "main: a manifest line that cannot be applied is reported" \
 has "main: and the service whose command it is is refused" \
   '^capinit: service ghost: refused: its command.s file capabilities do not match the filecaps manifest$'
 has "main: the file with an error is reported with FILE:LINE" "^capinit: /etc/capinit/services/broken.svc:3: error: unknown key 'colour'"
-has "main: and the boot went on: all services ready (capinit's clock)" '^capinit: all 6 services ready [0-9]+ ms after capinit started$'
+has "main: and the boot went on: all services ready (capinit's clock)" '^capinit: all 7 services ready [0-9]+ ms after capinit started$'
+# issue 33: the signals of a uid 0 noroot service (the guest's signaller)
+# and a SIGHUP queued in the runner's name, each ignored and said
+spid=$(sed -n 's/^runner: attack pids: signaller \([0-9]*\), runner [0-9]*$/\1/p' "$con" | head -n 1)
+rpid=$(sed -n 's/^runner: attack pids: signaller [0-9]*, runner \([0-9]*\)$/\1/p' "$con" | head -n 1)
+t_ok "$([ "${spid:-0}" -gt 1 ] && [ "${rpid:-0}" -gt 1 ]; echo $?)" "main: the runner named the signaller (pid $spid) and itself (pid $rpid)"
+for s in HUP TERM INT USR1 USR2 PWR; do
+  power=" or the power group"
+  [ $s = HUP ] && power=
+  has "main: capinit ignored SIG$s from the uid 0 noroot signaller (pid $spid), and said so" \
+    "^capinit: warning: ignored SIG$s from pid $spid \(uid 0\): only the kernel, capinit's own power$power may order it \(capinit\(8\), SIGNALS\)\$"
+done
+has "main: capinit ignored the SIGHUP that named itself the runner (pid $rpid), and said so" \
+  "^capinit: warning: ignored SIGHUP from a sender that named itself pid $rpid \(uid 0, code -1\): only the kernel, capinit's own power may order it"
+t_eq "$(grep -c 'stopping every service$' "$con")" 1 "main: one stop, the runner's capctl poweroff"
 has "main: the runner asked for the power off" '^capinit: capctl poweroff: stopping every service$'
 # shutdown in reverse dependency order: what depends on (or comes after) a
 # service is stopped before that service's stop begins
