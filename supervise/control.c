@@ -72,7 +72,10 @@ int control_listen(void)
   }
   unlink(sock_path);
   {
-    mode_t old = umask(0177);
+    /* its mode from the umask, its group without following a link: no
+     * change of a path that something else could have put there */
+    int group = sv.conf.control_group_set || sv.conf.power_group_set;
+    mode_t old = umask(group ? 0117 : 0177);
     int r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
     umask(old);
     if (r < 0) goto fail;
@@ -86,7 +89,7 @@ int control_listen(void)
   /* the control group's; without one, the power group's */
   if (sv.conf.control_group_set || sv.conf.power_group_set) {
     gid_t g = sv.conf.control_group_set ? sv.conf.control_gid : sv.conf.power_gid;
-    if (chown(sock_path, 0, g) < 0 || chmod(sock_path, 0660) < 0)
+    if (fchownat(AT_FDCWD, sock_path, 0, g, AT_SYMLINK_NOFOLLOW) < 0)
       console_say("capinit: warning: unable to open %s to group %u: %s\n", sock_path,
               (unsigned)g, strerror(errno));
   }

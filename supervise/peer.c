@@ -3,12 +3,18 @@
  * A process is judged through a pidfd: the connection's own
  * (SO_PEERPIDFD, Linux 6.5), or one opened for the pid the kernel gives
  * (SO_PEERCRED's, a signal's).  Its /proc directory is opened, and only
- * then is the pidfd asked whether the process still runs: a pid is never
- * reused while its process lives, so what that directory shows is the
- * process of the pidfd, whatever happens next. */
+ * then is the pidfd asked whether the process has been reaped: a pid is
+ * never reused before, so what that directory shows is the process of
+ * the pidfd (a zombie too: its credentials stay until it is reaped).
+ *
+ * While capinit supervises as uid 0, its real and saved uid are
+ * SHIELD_UID (peer_shield): the kernel lets a process signal another only
+ * when one of its uids is the target's real or saved uid, or when it holds
+ * cap_kill over it; no process has that uid, so a uid 0 without cap_kill
+ * (a noroot service) can no longer signal capinit at all.  Its effective
+ * uid stays 0: files and /proc look the same to it. */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +39,12 @@
 #define SI_KERNEL 0x80
 #endif
 
+/* the highest uid, (uid_t)-2: no service's (capinit(8), SIGNALS) */
+#define SHIELD_UID 4294967294u
+
 static uint64_t our_caps;
 static struct stat our_userns;
+static int shielded;
 
 /* What /proc says of one process. */
 typedef struct facts_s {
@@ -79,7 +89,7 @@ int peer_init(void)
 }
 
 /* The pid of pidfd in capinit's /proc (fdinfo's "Pid:"): 0 when it has
- * none there (another PID namespace), -1 when it has ended. */
+ * none there (another PID namespace), -1 once it has been reaped. */
 static pid_t pidfd_pid(int pidfd)
 {
   char path[64], buf[512], pid[24];
@@ -91,12 +101,6 @@ static pid_t pidfd_pid(int pidfd)
   close(self);
   if (r < 0 || procfs_field(buf, "Pid", pid, sizeof pid) < 0) return -1;
   return (pid_t)strtol(pid, 0, 10);
-}
-
-static int still_runs(int pidfd)
-{
-  struct pollfd p = { pidfd, POLLIN, 0 };
-  return poll(&p, 1, 0) == 0;
 }
 
 /* The start time, field 22 of stat, counted after the command's ")". */
@@ -123,26 +127,33 @@ static int ids(char const *status, char const *key, unsigned *real, unsigned *ef
   return *end == ' ' || !*end ? 0 : -1;
 }
 
-/* Fill f for the process of pidfd: -1 when it is not in capinit's /proc
- * or has ended before everything was read. */
+enum { FACTS_OK = 0, FACTS_UNSEEN = -1, FACTS_GONE = -2 };
+
+/* Fill f for the process of pidfd: FACTS_OK, FACTS_GONE when it was
+ * reaped before everything was read, FACTS_UNSEEN when it has no entry
+ * in capinit's /proc (another PID namespace) or could not be read. */
 static int facts_of(int pidfd, facts *f)
 {
   char name[24];
   struct stat ns;
   unsigned ruid, euid;
   pid_t pid = pidfd_pid(pidfd);
-  int dir, r = -1;
-  if (pid <= 0) return -1;
+  int dir, r = FACTS_UNSEEN;
+  if (pid < 0) return FACTS_GONE;
+  if (pid == 0) return FACTS_UNSEEN;
   snprintf(name, sizeof name, "/proc/%d", (int)pid);
   dir = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) return -1;
-  if (still_runs(pidfd) && read_at(dir, "status", f->status, sizeof f->status) > 0 &&
-      ids(f->status, "Uid", &ruid, &euid) == 0 && hex_field(f->status, "CapEff", &f->caps) == 0 &&
-      fstatat(dir, "ns/user", &ns, 0) == 0 && start_time(dir, &f->start) == 0) {
+  if (dir < 0) return errno == ENOENT ? FACTS_GONE : FACTS_UNSEEN;
+  if (pidfd_pid(pidfd) != pid) r = FACTS_GONE;
+  else if (read_at(dir, "status", f->status, sizeof f->status) > 0 && ids(f->status, "Uid", &ruid, &euid) == 0 &&
+           hex_field(f->status, "CapEff", &f->caps) == 0 && fstatat(dir, "ns/user", &ns, 0) == 0 &&
+           start_time(dir, &f->start) == 0) {
     f->ruid = ruid;
     f->euid = euid;
     f->in_our_userns = ns.st_dev == our_userns.st_dev && ns.st_ino == our_userns.st_ino;
-    r = 0;
+    r = FACTS_OK;
+  } else if (pidfd_pid(pidfd) < 0) {
+    r = FACTS_GONE;
   }
   close(dir);
   return r;
@@ -208,7 +219,7 @@ int peer_of_socket(int fd, peer_rights *r)
   if (cred.uid != 0 || (pidfd = socket_pidfd(fd, cred.pid, &exact)) < 0) return 0;
   /* a pidfd opened late is the connecting process only if that process
    * started before the connection was accepted */
-  if (facts_of(pidfd, &f) == 0 && (exact || f.start <= accepted)) r->may_change = (unsigned char)powerful(&f);
+  if (facts_of(pidfd, &f) == FACTS_OK && (exact || f.start <= accepted)) r->may_change = (unsigned char)powerful(&f);
   close(pidfd);
   return 0;
 }
@@ -229,7 +240,7 @@ static int status_in_group(char const *status, gid_t g)
 
 int peer_of_signal(struct signalfd_siginfo const *si, int container, int power_verb, char *who, size_t len)
 {
-  int pidfd, ok = 0;
+  int pidfd, r, ok = 0;
   facts f;
   if (si->ssi_code == SI_KERNEL) {
     snprintf(who, len, "the kernel");
@@ -248,10 +259,29 @@ int peer_of_signal(struct signalfd_siginfo const *si, int container, int power_v
   }
   snprintf(who, len, "pid %u (uid %u)", si->ssi_pid, si->ssi_uid);
   pidfd = (int)syscall(SYS_pidfd_open, (pid_t)si->ssi_pid, 0);
-  if (pidfd < 0) return 0;
+  r = pidfd < 0 ? (errno == ESRCH ? FACTS_GONE : FACTS_UNSEEN) : facts_of(pidfd, &f);
+  if (pidfd >= 0) close(pidfd);
   /* the pid is the sender's only while its real uid is the one it sent with */
-  if (facts_of(pidfd, &f) == 0 && f.ruid == si->ssi_uid)
+  if (r == FACTS_OK && f.ruid == si->ssi_uid)
     ok = powerful(&f) || (power_verb && sv.conf.power_group_set && status_in_group(f.status, sv.conf.power_gid));
-  close(pidfd);
+  /* reaped before capinit could look (busybox's reboot does not wait):
+   * under the shield, the kernel let it signal capinit only with cap_kill */
+  if (r == FACTS_GONE && shielded) {
+    snprintf(who, len, "pid %u (uid %u), ended before capinit looked: cap_kill let it send", si->ssi_pid,
+             si->ssi_uid);
+    ok = 1;
+  }
   return ok;
+}
+
+int peer_shield(void)
+{
+  if (geteuid() != 0 || setresuid(SHIELD_UID, 0, SHIELD_UID) < 0) return -1;
+  shielded = 1;
+  return 0;
+}
+
+void peer_unshield(void)
+{
+  if (shielded && setresuid(0, 0, 0) == 0) shielded = 0;
 }

@@ -30,8 +30,18 @@ int peer_of_socket(int fd, peer_rights *r);
 /* Whether capinit obeys the signal si: sent by the kernel, by the runtime
  * outside capinit's PID namespace (container mode, container = 1), or by a
  * process that could ask the same over the control socket (power_verb: a
- * shutdown, which the power group may ask).  who gets the sender in words
+ * shutdown, which the power group may ask), or, under the shield, by one
+ * that was reaped before capinit could look (it held cap_kill).  who gets the sender in words
  * either way ("pid 42 (uid 0)", "the kernel"). */
 int peer_of_signal(struct signalfd_siginfo const *si, int container, int power_verb, char *who, size_t len);
+
+/* While capinit supervises as uid 0: its real and saved uid become one no
+ * process has, so that only holders of cap_kill in its user namespace can
+ * signal it (its effective uid stays 0).  0, or -1 with errno (not uid 0,
+ * or that uid is not mapped in its user namespace: the kernel then lets
+ * every uid 0 signal capinit, and peer_of_signal judges them alone). */
+int peer_shield(void);
+/* Real and saved uid 0 again (before the emergency shell or an exit). */
+void peer_unshield(void);
 
 #endif

@@ -205,10 +205,13 @@ static void load_settings(int initial)
   diag_list diags = { 0, 0, 0 };
   conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
   capinit_conf conf;
+  struct stat st;
   char path[4096];
   capinit_conf_defaults(&conf);
   snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
-  if (access(path, F_OK) == 0 && capinit_conf_load(&ctx, &conf, path) < 0) {
+  /* stat, not access(): access() asks as the real uid, which is not 0
+   * while capinit supervises (peer_shield) */
+  if (stat(path, &st) == 0 && capinit_conf_load(&ctx, &conf, path) < 0) {
     console_diags(&diags);
     console_say("capinit: warning: %s has errors: %s\n", path,
                 initial ? "using the defaults" : "keeping the current settings");
@@ -220,7 +223,7 @@ static void load_settings(int initial)
   }
   diag_free(&diags);
   if (mkdir_p(sv.conf.log_directory, 0755) < 0)
-    console_say("capinit: warning: unable to create %s: %s (log lines will be dropped and counted)\n",
+    console_say("capinit: warning: unable to create %s: %s (the services' log lines go to the console)\n",
                 sv.conf.log_directory, strerror(errno));
 }
 
@@ -624,6 +627,9 @@ int supervisor_run(void)
   priv_signals_to_reset = non_default_signals();
   /* the configuration first: it names the socket's control-group */
   if (supervisor_open() < 0) return 111;
+  if (peer_shield() < 0 && geteuid() == 0)
+    console_say("capinit: warning: unable to take uid 4294967294 as its real and saved uid (%s): every uid 0 "
+                "may signal capinit, which judges each sender (capinit(8), SIGNALS)\n", strerror(errno));
   service_settle_all();
 
   while (!(sv.shutting_down && all_down() && !control_asker_waiting())) {
@@ -631,6 +637,7 @@ int supervisor_run(void)
     int timeout, r;
     if (pollset_build(&ps, self, &deadline) < 0) {
       console_say("capinit: fatal: out of memory\n");
+      peer_unshield();
       return 111;
     }
     now = now_ms();
@@ -647,6 +654,7 @@ int supervisor_run(void)
     supervisor_turn();
   }
   control_close();
+  peer_unshield();
   for (size_t i = 0; i < sv.n; i++) {
     log_close(sv.v[i]);   /* the last lines, even without a newline */
     notify_close(sv.v[i]);

@@ -33,10 +33,25 @@ case \$1 in
     att ask "$T/run/control" "stop victim" > "$OUT/plain.stop" ;;
   setuid)    # uid 65534 with cap_setuid: uid 0, then a user namespace
     att ask "$T/run/control" "stop victim" uid0 userns > "$OUT/setuid.stop" ;;
-  signals)   # the same uid as capinit: the kernel lets it signal PID 1
+  signals)   # uid 0 as capinit's effective uid: the kernel looks at its real one
     for s in HUP TERM INT USR1 USR2 PWR; do kill -\$s 1; echo "\$s \$?"; done > "$OUT/signals.sent"
     # sigqueue() names its sender itself: a legacy root service's pid
     att forge 1 HUP "\$(cat "$OUT/legacy.pid")" > "$OUT/forged.sent" ;;
+  killer)    # cap_kill: the kernel lets it; capinit judges it, alive
+    for s in HUP TERM INT USR1 USR2 PWR; do kill -\$s 1; echo "\$s \$?"; done > "$OUT/killer.sent"
+    att forge 1 HUP "\$(cat "$OUT/legacy.pid")" > "$OUT/killer.forged"
+    echo \$\$ > "$OUT/killer.pid"
+    exec sleep 600 ;;
+  gone)      # a legacy root's kill(1) that exits at once, as busybox's reboot does
+    reloads() { grep -c "SIGHUP: reloading" "$T/capinit.out"; }
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+      n=\$(reloads)
+      /bin/kill -s HUP 1
+      k=0
+      while [ "\$(reloads)" -le "\$n" ] && [ \$k -lt 600 ]; do sleep 0.1; k=\$((k + 1)); done
+    done
+    echo "\$(reloads)" > "$OUT/gone.done"
+    exec sleep 600 ;;
   legacy)    # the negative twin: a legacy root service may
     echo \$\$ > "$OUT/legacy.pid"
     "$CAPCTL" stop other -r "$T/run" > "$OUT/legacy.stop" 2>&1; echo "exit \$?" >> "$OUT/legacy.stop"
@@ -48,7 +63,6 @@ EOF
 chmod 755 "$T/attack.sh"
 
 CONTAIN="mode = noroot
-bounding = none
 no-new-privileges = yes
 read-only = yes
 read-write = $OUT
@@ -69,6 +83,7 @@ EOF
 svc attacker <<EOF
 type = oneshot
 enabled = no
+bounding = none
 command = /bin/sh $T/attack.sh userns
 $CONTAIN
 EOF
@@ -86,8 +101,22 @@ EOF
 svc signaller <<EOF
 type = oneshot
 enabled = no
+bounding = none
 command = /bin/sh $T/attack.sh signals
 $CONTAIN
+EOF
+svc killer <<EOF
+description = cap_kill: the kernel lets it signal capinit
+enabled = no
+capabilities = kill
+bounding = kill
+command = /bin/sh $T/attack.sh killer
+$CONTAIN
+EOF
+svc gone <<EOF
+description = legacy root: kill(1) by a process that exits at once
+enabled = no
+command = /bin/sh $T/attack.sh gone
 EOF
 svc legacy <<EOF
 description = the negative twin: legacy root, capinit's own power
@@ -167,18 +196,27 @@ t_eq "$(cat "$OUT/legacy.hup")" "HUP 0" "twin: a legacy root service's SIGHUP to
 t_eq "$(grep -c 'SIGHUP: reloading' "$T/capinit.out")" 1 "twin: ... and capinit reloads"
 sv_ctl start signaller >/dev/null
 sv_wait signaller up
-t_eq "$(tr '\n' ' ' < "$OUT/signals.sent")" "HUP 0 TERM 0 INT 0 USR1 0 USR2 0 PWR 0 " \
-  "signals: the kernel delivers HUP TERM INT USR1 USR2 PWR from the powerless uid 0 to capinit"
-t_eq "$(cat "$OUT/forged.sent")" "sent
-exit 0" "signals: a SIGHUP queued with a forged sender is delivered too"
-spid=$(sed -n 's/.*ignored SIGTERM from pid \([0-9]*\) .*/\1/p' "$T/capinit.out" | head -n 1)
+t_eq "$(tr '\n' ' ' < "$OUT/signals.sent")" "HUP 1 TERM 1 INT 1 USR1 1 USR2 1 PWR 1 " \
+  "signals: the kernel refuses HUP TERM INT USR1 USR2 PWR from the powerless uid 0 (capinit's real uid is not 0)"
+t_eq "$(cat "$OUT/forged.sent")" "Operation not permitted
+exit 1" "signals: and a SIGHUP queued with a forged sender (EPERM)"
+t_eq "$(sed -n 's/^Uid:[[:space:]]*//p' /proc/"$pid1"/status | tr '\t' ' ')" "4294967294 0 4294967294 0" \
+  "signals: capinit's real and saved uid are 4294967294, its effective uid 0 (/proc)"
+# cap_kill lets the kernel deliver them: capinit judges the sender, alive
+sv_ctl start killer >/dev/null
 n=0
-while [ "$(grep -c "ignored SIG.* from pid $spid (uid 0)" "$T/capinit.out")" -lt 6 ] && [ $n -lt 1200 ]; do
+while [ ! -s "$OUT/killer.pid" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
+kpid=$(cat "$OUT/killer.pid")
+t_eq "$(tr '\n' ' ' < "$OUT/killer.sent")" "HUP 0 TERM 0 INT 0 USR1 0 USR2 0 PWR 0 " \
+  "signals: with cap_kill, the kernel delivers all six"
+t_eq "$(cat "$OUT/killer.forged")" "sent
+exit 0" "signals: and the forged SIGHUP"
+n=0
+while [ "$(grep -c "ignored SIG.* from pid $kpid (uid 0)" "$T/capinit.out")" -lt 6 ] && [ $n -lt 1200 ]; do
   sleep 0.05; n=$((n + 1))
-  spid=$(sed -n 's/.*ignored SIGTERM from pid \([0-9]*\) .*/\1/p' "$T/capinit.out" | head -n 1)
 done
-t_eq "$(sed -n "s/.*ignored SIG\([A-Z0-9]*\) from pid $spid (uid 0).*/\1/p" "$T/capinit.out" | sort | tr '\n' ' ')" \
-  "HUP INT PWR TERM USR1 USR2 " "signals: capinit ignores each, naming the sender once (pid $spid, uid 0)"
+t_eq "$(sed -n "s/.*ignored SIG\([A-Z0-9]*\) from pid $kpid (uid 0).*/\1/p" "$T/capinit.out" | sort | tr '\n' ' ')" \
+  "HUP INT PWR TERM USR1 USR2 " "signals: capinit ignores each, naming the sender once (pid $kpid, uid 0)"
 lpid=$(cat "$OUT/legacy.pid")
 n=0
 while ! grep -q "ignored SIGHUP from a sender that named itself pid $lpid" "$T/capinit.out" && [ $n -lt 1200 ]; do
@@ -194,6 +232,12 @@ kill -HUP "$pid1"
 n=0
 while [ ! -s "$OUT/newcomer.ran" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 t_eq "$(cat "$OUT/newcomer.ran" 2>/dev/null)" "ran" "positive control: SIGHUP from outside capinit's PID namespace reloads (newcomer ran)"
+r0=$(grep -c "SIGHUP: reloading" "$T/capinit.out")
+sv_ctl start gone >/dev/null
+n=0
+while [ ! -s "$OUT/gone.done" ] && [ $n -lt 1800 ]; do sleep 0.05; n=$((n + 1)); done
+t_eq "$(($(cat "$OUT/gone.done" 2>/dev/null || echo 0) - r0))" 10 \
+  "positive control: 10 SIGHUPs from a legacy root's /bin/kill, which exits at once (reaped or not when capinit looks): 10 reloads"
 sv_stop
 t_eq "$sv_rc" 0 "positive control: SIGTERM from outside stops capinit (exit 0)"
 t_done

@@ -10,10 +10,12 @@ case $1 in
   userns)   # a user namespace of its own: every capability, in there
     att ask $C "stop victim" userns > $O/userns.stop
     att ask $C "start legacy-bad" userns > $O/userns.start
-    att ask $C "stop victim" > $O/plain.stop ;;
+    att ask $C "stop victim" > $O/plain.stop
+    # without cap_kill: capinit's real uid is not 0, the kernel refuses
+    kill -HUP 1 2>/dev/null; echo "HUP $?" > $O/plain.kill ;;
   setuid)   # user nobody with cap_setuid: uid 0, then a user namespace
     att ask $C "stop victim" uid0 userns > $O/setuid.stop ;;
-  signals)  # the same uid as capinit: the kernel lets it signal PID 1
+  signals)  # with cap_kill: the kernel lets it signal PID 1, capinit judges it
     echo $$ > $O/signaller.pid  # kill is the shell's own: the sender
     for s in HUP TERM INT USR1 USR2 PWR; do kill -$s 1; echo "$s $?"; done > $O/signals.sent
     # alive until capinit has judged them: it reads every signal waiting

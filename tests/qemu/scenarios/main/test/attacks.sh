@@ -56,6 +56,9 @@ exit 0" "control socket: its 'start legacy-bad' from there is refused"
 t_eq "$(cat $O/plain.stop)" "uid 0 CapEff 0000000000000000
 $DENIED
 exit 0" "control socket: the plain powerless uid 0's 'stop victim' is refused"
+t_eq "$(cat $O/plain.kill)" "HUP 1" "signals: the plain powerless uid 0's kill -HUP 1 is refused by the kernel (EPERM)"
+t_eq "$(sed -n 's/^Uid:[[:space:]]*//p' /proc/1/status | tr '\t' ' ')" "4294967294 0 4294967294 0" \
+  "signals: capinit's real and saved uid are 4294967294 (no process's), its effective uid 0"
 run attacker-setuid
 t_eq "$(cat $O/setuid.stop)" "uid 0 CapEff $(printf '%016x' $((1 << 7)))
 uid 65534 CapEff $ALL
@@ -83,12 +86,12 @@ command = /bin/busybox sh -c "echo ran >> $O/newcomer.ran"
 EON
 run signaller
 t_eq "$(tr '\n' ' ' < $O/signals.sent)" "HUP 0 TERM 0 INT 0 USR1 0 USR2 0 PWR 0 " \
-  "signals: the kernel delivers HUP TERM INT USR1 USR2 PWR from uid 0 noroot to PID 1"
+  "signals: the kernel delivers HUP TERM INT USR1 USR2 PWR from uid 0 noroot with cap_kill to PID 1"
 # the forged SIGHUP comes once the signaller's has been read (a second
 # SIGHUP waiting to be read would be no new signal)
 run forger
 t_eq "$(cat $O/forged.sent)" "sent
-exit 0" "signals: a SIGHUP queued with a forged sender (the runner's pid $$) is delivered too"
+exit 0" "signals: a SIGHUP queued with a forged sender (the runner's pid $$) by cap_kill is delivered too"
 # (capinit reads every signal waiting before it answers a request made
 # after them: the forged one has been judged)
 capctl status newcomer >/dev/null 2>&1
