@@ -13,7 +13,8 @@
  *     itself or on a directory above it inside that writable mount (who
  *     may write a directory may rename what it holds, unless the
  *     directory is sticky and it owns neither): cap_dac_override,
- *     cap_fowner and cap_chown pass any check; otherwise the owner, group
+ *     cap_fowner, cap_chown and cap_setuid (it can become the owner) pass
+ *     any check; otherwise the owner, group
  *     or other write bit, chosen by the kernel's order.  A noroot uid 0
  *     holds no capability, but it still owns root's files.
  * A path that does not exist yet is judged as capinit will make it: a
@@ -374,7 +375,7 @@ static int view_writable(view const *v, char const *at)
 
 typedef struct creds_s {
   svc const *s;
-  uint64_t override;       /* cap_dac_override, cap_fowner, cap_chown it holds */
+  uint64_t override;       /* cap_dac_override, cap_fowner, cap_chown, cap_setuid it holds */
 } creds;
 
 enum grant { G_NONE, G_CAPS, G_OWNER, G_GROUP, G_OTHER };
@@ -404,7 +405,7 @@ static enum grant may_write(creds const *c, node const *d)
 static int may_replace(creds const *c, node const *d, node const *e)
 {
   if (e->missing || !(d->mode & S_ISVTX)) return 1;
-  if (c->override & ((1ull << CAP_FOWNER) | (1ull << CAP_CHOWN))) return 1;
+  if (c->override & ((1ull << CAP_FOWNER) | (1ull << CAP_CHOWN) | (1ull << CAP_SETUID))) return 1;
   return c->s->uid == d->uid || c->s->uid == e->uid;
 }
 
@@ -552,7 +553,9 @@ static size_t regions_of(svc const *s, region *rv, size_t max)
 
 static void judge(conf_ctx *ctx, svc *s, targets const *ts)
 {
-  static uint64_t const overriding = (1ull << CAP_DAC_OVERRIDE) | (1ull << CAP_FOWNER) | (1ull << CAP_CHOWN);
+  /* cap_setuid makes it any uid, the owner of anything included */
+  static uint64_t const overriding =
+    (1ull << CAP_DAC_OVERRIDE) | (1ull << CAP_FOWNER) | (1ull << CAP_CHOWN) | (1ull << CAP_SETUID);
   region rv[1 + CT_RW_MAX + CT_BINDS_MAX];
   creds c = { s, s->caps & s->bounding & overriding };
   view v;

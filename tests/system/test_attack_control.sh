@@ -96,6 +96,8 @@ mode = noroot
 capabilities = setuid
 bounding = setuid
 no-new-privileges = yes
+read-only = yes
+read-write = $OUT
 command = /bin/sh $T/attack.sh setuid
 EOF
 svc signaller <<EOF

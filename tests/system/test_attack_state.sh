@@ -91,6 +91,14 @@ chmod 0755 "$T/log"
 t_eq "$(check)" "rc=0" "group: twin: the same directory without the group's write bit passes"
 chgrp 0 "$T/log"
 
+# cap_setuid makes a nobody any uid, root's files' owner included (it
+# would setresuid(0) and write); the twin: read-only
+printf 'command = /bin/true\nuser = nobody\nmode = noroot\ncapabilities = setuid\n' > "$f"
+t_eq "$(check | sed -n 's/.*(\(it holds [a-z_]*\)).*/\1/p;/^rc=/p' | tr '\n' ' ')" "it holds cap_setuid rc=1 " \
+  "setuid: a nobody holding cap_setuid, its tree writable, is refused (it holds cap_setuid)"
+printf 'command = /bin/true\nuser = nobody\nmode = noroot\ncapabilities = setuid\nread-only = yes\n' > "$f"
+t_eq "$(check)" "rc=0" "setuid: twin: the same with read-only = yes passes"
+
 # a bind onto the state; a bind-ro of the state under a wider read-write
 printf 'command = /bin/true\nmode = noroot\nread-only = yes\nbind = %s:/mnt\n' "$T/run" > "$f"
 t_eq "$(check)" "$(msg "$f" 4 "bind = $T/run:/mnt" "capinit's runtime directory" "$T/run" "uid 0 owns $T/run" "$M_RUN")
