@@ -2,10 +2,11 @@
  *
  * A process is judged through a pidfd: the connection's own
  * (SO_PEERPIDFD, Linux 6.5), or one opened for the pid the kernel gives
- * (SO_PEERCRED's, a signal's).  Its /proc directory is opened, and only
- * then is the pidfd asked whether the process has been reaped: a pid is
- * never reused before, so what that directory shows is the process of
- * the pidfd (a zombie too: its credentials stay until it is reaped).
+ * (SO_PEERCRED's, a signal's).  Its /proc entry is read, and only then is
+ * the pidfd asked whether the process has been reaped (a signal 0
+ * through it): a pid is never reused before, so what was read is the
+ * process of the pidfd (a zombie too: its credentials stay until it is
+ * reaped).
  *
  * While capinit supervises as uid 0, its real and saved uid are
  * SHIELD_UID (peer_shield): the kernel lets a process signal another only
@@ -35,6 +36,9 @@
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
 #ifndef SI_KERNEL
 #define SI_KERNEL 0x80
 #endif
@@ -45,6 +49,7 @@
 static uint64_t our_caps;
 static struct stat our_userns;
 static int shielded;
+static int proc_ours;   /* /proc numbers processes as capinit's PID namespace does */
 
 /* What /proc says of one process. */
 typedef struct facts_s {
@@ -55,10 +60,10 @@ typedef struct facts_s {
   unsigned long long start;  /* clock ticks after boot */
 } facts;
 
-static ssize_t read_at(int dir, char const *name, char *buf, size_t len)
+static ssize_t read_file(char const *path, char *buf, size_t len)
 {
   ssize_t r;
-  int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   while ((r = read(fd, buf, len - 1)) < 0 && errno == EINTR) ;
   close(fd);
@@ -77,15 +82,14 @@ static int hex_field(char const *status, char const *key, uint64_t *v)
 
 int peer_init(void)
 {
-  char status[4096];
-  int self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  int r = -1;
-  if (self < 0) return -1;
-  if (read_at(self, "status", status, sizeof status) > 0 && hex_field(status, "CapEff", &our_caps) == 0 &&
-      fstatat(self, "ns/user", &our_userns, 0) == 0)
-    r = 0;
-  close(self);
-  return r;
+  char status[4096], self[24];
+  ssize_t n = readlink("/proc/self", self, sizeof self - 1);
+  if (read_file("/proc/self/status", status, sizeof status) < 0 ||
+      hex_field(status, "CapEff", &our_caps) < 0 || stat("/proc/self/ns/user", &our_userns) < 0)
+    return -1;
+  self[n > 0 ? n : 0] = 0;
+  proc_ours = strtol(self, 0, 10) == (long)getpid();
+  return 0;
 }
 
 /* The pid of pidfd in capinit's /proc (fdinfo's "Pid:"): 0 when it has
@@ -93,22 +97,25 @@ int peer_init(void)
 static pid_t pidfd_pid(int pidfd)
 {
   char path[64], buf[512], pid[24];
-  int self = open("/proc/self/fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  ssize_t r;
-  if (self < 0) return -1;
-  snprintf(path, sizeof path, "%d", pidfd);
-  r = read_at(self, path, buf, sizeof buf);
-  close(self);
-  if (r < 0 || procfs_field(buf, "Pid", pid, sizeof pid) < 0) return -1;
+  snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+  if (read_file(path, buf, sizeof buf) < 0 || procfs_field(buf, "Pid", pid, sizeof pid) < 0) return -1;
   return (pid_t)strtol(pid, 0, 10);
 }
 
-/* The start time, field 22 of stat, counted after the command's ")". */
-static int start_time(int dir, unsigned long long *start)
+/* Not reaped yet (a zombie is not): its pid is still its own. */
+static int unreaped(int pidfd)
 {
-  char buf[1024], *p;
+  return syscall(SYS_pidfd_send_signal, pidfd, 0, 0, 0) == 0;
+}
+
+/* The start time, field 22 of /proc/PID/stat, counted after the
+ * command's ")". */
+static int start_time(pid_t pid, unsigned long long *start)
+{
+  char path[40], buf[1024], *p;
   int field;
-  if (read_at(dir, "stat", buf, sizeof buf) < 0 || !(p = strrchr(buf, ')'))) return -1;
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  if (read_file(path, buf, sizeof buf) < 0 || !(p = strrchr(buf, ')'))) return -1;
   for (field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
   if (!p) return -1;
   *start = strtoull(p + 1, 0, 10);
@@ -129,34 +136,32 @@ static int ids(char const *status, char const *key, unsigned *real, unsigned *ef
 
 enum { FACTS_OK = 0, FACTS_UNSEEN = -1, FACTS_GONE = -2 };
 
-/* Fill f for the process of pidfd: FACTS_OK, FACTS_GONE when it was
- * reaped before everything was read, FACTS_UNSEEN when it has no entry
- * in capinit's /proc (another PID namespace) or could not be read. */
-static int facts_of(int pidfd, facts *f)
+/* Fill f for the process of pidfd, whose pid the kernel said was pid in
+ * capinit's PID namespace (0: unknown), and its start time when start is
+ * set: FACTS_OK; FACTS_GONE when it was reaped before everything was
+ * read (what was read may then be another process's: a pid is reused only
+ * once reaped); FACTS_UNSEEN when it has no entry in capinit's /proc
+ * (another PID namespace) or could not be read. */
+static int facts_of(int pidfd, pid_t pid, facts *f, int start)
 {
-  char name[24];
+  char path[40];
   struct stat ns;
   unsigned ruid, euid;
-  pid_t pid = pidfd_pid(pidfd);
-  int dir, r = FACTS_UNSEEN;
+  int ok;
+  if (!proc_ours || pid <= 0) pid = pidfd_pid(pidfd);
   if (pid < 0) return FACTS_GONE;
   if (pid == 0) return FACTS_UNSEEN;
-  snprintf(name, sizeof name, "/proc/%d", (int)pid);
-  dir = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) return errno == ENOENT ? FACTS_GONE : FACTS_UNSEEN;
-  if (pidfd_pid(pidfd) != pid) r = FACTS_GONE;
-  else if (read_at(dir, "status", f->status, sizeof f->status) > 0 && ids(f->status, "Uid", &ruid, &euid) == 0 &&
-           hex_field(f->status, "CapEff", &f->caps) == 0 && fstatat(dir, "ns/user", &ns, 0) == 0 &&
-           start_time(dir, &f->start) == 0) {
-    f->ruid = ruid;
-    f->euid = euid;
-    f->in_our_userns = ns.st_dev == our_userns.st_dev && ns.st_ino == our_userns.st_ino;
-    r = FACTS_OK;
-  } else if (pidfd_pid(pidfd) < 0) {
-    r = FACTS_GONE;
-  }
-  close(dir);
-  return r;
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  ok = read_file(path, f->status, sizeof f->status) > 0 && ids(f->status, "Uid", &ruid, &euid) == 0 &&
+       hex_field(f->status, "CapEff", &f->caps) == 0;
+  snprintf(path, sizeof path, "/proc/%d/ns/user", (int)pid);
+  ok = ok && stat(path, &ns) == 0 && (!start || start_time(pid, &f->start) == 0);
+  if (!unreaped(pidfd)) return FACTS_GONE;
+  if (!ok) return FACTS_UNSEEN;
+  f->ruid = ruid;
+  f->euid = euid;
+  f->in_our_userns = ns.st_dev == our_userns.st_dev && ns.st_ino == our_userns.st_ino;
+  return FACTS_OK;
 }
 
 /* capinit's own power: euid 0 in capinit's user namespace with every
@@ -219,7 +224,8 @@ int peer_of_socket(int fd, peer_rights *r)
   if (cred.uid != 0 || (pidfd = socket_pidfd(fd, cred.pid, &exact)) < 0) return 0;
   /* a pidfd opened late is the connecting process only if that process
    * started before the connection was accepted */
-  if (facts_of(pidfd, &f) == FACTS_OK && (exact || f.start <= accepted)) r->may_change = (unsigned char)powerful(&f);
+  if (facts_of(pidfd, cred.pid, &f, !exact) == FACTS_OK && (exact || f.start <= accepted))
+    r->may_change = (unsigned char)powerful(&f);
   close(pidfd);
   return 0;
 }
@@ -259,7 +265,7 @@ int peer_of_signal(struct signalfd_siginfo const *si, int container, int power_v
   }
   snprintf(who, len, "pid %u (uid %u)", si->ssi_pid, si->ssi_uid);
   pidfd = (int)syscall(SYS_pidfd_open, (pid_t)si->ssi_pid, 0);
-  r = pidfd < 0 ? (errno == ESRCH ? FACTS_GONE : FACTS_UNSEEN) : facts_of(pidfd, &f);
+  r = pidfd < 0 ? (errno == ESRCH ? FACTS_GONE : FACTS_UNSEEN) : facts_of(pidfd, (pid_t)si->ssi_pid, &f, 0);
   if (pidfd >= 0) close(pidfd);
   /* the pid is the sender's only while its real uid is the one it sent with */
   if (r == FACTS_OK && f.ruid == si->ssi_uid)
