@@ -248,6 +248,9 @@ static void sink(service *s, char const *line, size_t n)
       len = (size_t)snprintf(buf, sizeof buf, "<6>%s: ", s->spec->name);
       memcpy(buf + len, line, n);
       len += n;
+      /* the newline ends the record: without it the kernel keeps it open
+       * for a continuation, and no reader sees it until the next one */
+      buf[len++] = '\n';
       fd = kmsg;
       break;
     default:
