@@ -60,18 +60,6 @@ typedef struct facts_s {
   unsigned long long start;  /* clock ticks after boot */
 } facts;
 
-static ssize_t read_file(char const *path, char *buf, size_t len)
-{
-  ssize_t r;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  while ((r = read(fd, buf, len - 1)) < 0 && errno == EINTR) ;
-  close(fd);
-  if (r <= 0) return -1;
-  buf[r] = 0;
-  return r;
-}
-
 static int hex_field(char const *status, char const *key, uint64_t *v)
 {
   char text[32], *end;
@@ -84,7 +72,7 @@ int peer_init(void)
 {
   char status[4096], self[24];
   ssize_t n = readlink("/proc/self", self, sizeof self - 1);
-  if (read_file("/proc/self/status", status, sizeof status) < 0 ||
+  if (procfs_read(0, "status", status, sizeof status) < 0 ||
       hex_field(status, "CapEff", &our_caps) < 0 || stat("/proc/self/ns/user", &our_userns) < 0)
     return -1;
   self[n > 0 ? n : 0] = 0;
@@ -96,9 +84,9 @@ int peer_init(void)
  * none there (another PID namespace), -1 once it has been reaped. */
 static pid_t pidfd_pid(int pidfd)
 {
-  char path[64], buf[512], pid[24];
-  snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
-  if (read_file(path, buf, sizeof buf) < 0 || procfs_field(buf, "Pid", pid, sizeof pid) < 0) return -1;
+  char name[40], buf[512], pid[24];
+  snprintf(name, sizeof name, "fdinfo/%d", pidfd);
+  if (procfs_read(0, name, buf, sizeof buf) < 0 || procfs_field(buf, "Pid", pid, sizeof pid) < 0) return -1;
   return (pid_t)strtol(pid, 0, 10);
 }
 
@@ -112,10 +100,9 @@ static int unreaped(int pidfd)
  * command's ")". */
 static int start_time(pid_t pid, unsigned long long *start)
 {
-  char path[40], buf[1024], *p;
+  char buf[1024], *p;
   int field;
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  if (read_file(path, buf, sizeof buf) < 0 || !(p = strrchr(buf, ')'))) return -1;
+  if (procfs_read(pid, "stat", buf, sizeof buf) < 0 || !(p = strrchr(buf, ')'))) return -1;
   for (field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
   if (!p) return -1;
   *start = strtoull(p + 1, 0, 10);
@@ -151,8 +138,7 @@ static int facts_of(int pidfd, pid_t pid, facts *f, int start)
   if (!proc_ours || pid <= 0) pid = pidfd_pid(pidfd);
   if (pid < 0) return FACTS_GONE;
   if (pid == 0) return FACTS_UNSEEN;
-  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-  ok = read_file(path, f->status, sizeof f->status) > 0 && ids(f->status, "Uid", &ruid, &euid) == 0 &&
+  ok = procfs_read(pid, "status", f->status, sizeof f->status) > 0 && ids(f->status, "Uid", &ruid, &euid) == 0 &&
        hex_field(f->status, "CapEff", &f->caps) == 0;
   snprintf(path, sizeof path, "/proc/%d/ns/user", (int)pid);
   ok = ok && stat(path, &ns) == 0 && (!start || start_time(pid, &f->start) == 0);

@@ -13,7 +13,8 @@ ssize_t procfs_read(pid_t pid, char const *name, char *buf, size_t len)
   ssize_t r;
   int fd;
   if (len < 2) return -1;
-  snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+  if (pid) snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+  else snprintf(path, sizeof path, "/proc/self/%s", name);
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   while ((r = read(fd, buf, len - 1)) < 0 && errno == EINTR) ;

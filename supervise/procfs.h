@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* /proc/PID/NAME ("status", "stat", "task/PID/children"...) into buf, at
- * most len - 1 bytes, NUL-terminated: its length, or -1 (errno; an empty
- * file is -1 too). */
+/* /proc/PID/NAME ("status", "stat", "task/PID/children"...; pid 0:
+ * /proc/self/NAME) into buf, at most len - 1 bytes, NUL-terminated: its
+ * length, or -1 (errno; an empty file is -1 too). */
 ssize_t procfs_read(pid_t pid, char const *name, char *buf, size_t len);
 
 /* The value of KEY in a status file's text, without the blanks around it
