@@ -61,8 +61,9 @@ static char const *reason(int e)
   return e == ELOOP ? "a symbolic link (not followed)" : strerror(e);
 }
 
-/* The log directory, with no link at its end, owned by capinit's uid:
- * every name below is opened, renamed and removed relative to it. */
+/* The log directory, with no link at its end, owned by capinit's uid (or
+ * root's): every name below is opened, renamed and removed relative to
+ * it. */
 static int log_dir_open(char const **why)
 {
   struct stat st;
@@ -71,8 +72,8 @@ static int log_dir_open(char const **why)
     *why = errno == ENOTDIR ? "the directory is not a directory (a link?)" : reason(errno);
     return -1;
   }
-  if (fstat(d, &st) < 0 || st.st_uid != geteuid()) {
-    *why = "the directory is not owned by capinit";
+  if (fstat(d, &st) < 0 || (st.st_uid != geteuid() && st.st_uid != 0)) {
+    *why = "the directory is not owned by capinit (nor root)";
     close(d);
     return -1;
   }
@@ -83,12 +84,14 @@ static int log_dir_open(char const **why)
  * NAME.log: a link (O_NOFOLLOW refuses it), a FIFO or a device, or a hard
  * link to a file of root's elsewhere on the file system, which a uid 0
  * service owns and may link even with fs.protected_hardlinks.  Only a
- * regular file of capinit's uid that has no other name is written. */
+ * regular file of capinit's uid (or root's) that has no other name is
+ * written. */
 static char const *not_ours(int fd)
 {
   struct stat st;
   if (fstat(fd, &st) < 0) return strerror(errno);
-  if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) return "not a regular file owned by capinit (a link?)";
+  if (!S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0))
+    return "not a regular file owned by capinit (a link?)";
   if (st.st_nlink != 1) return "a file with another name (a hard link?)";
   return 0;
 }

@@ -19,8 +19,8 @@ char const *notify_path(service const *s)
 }
 
 /* RUNDIR/notify (made if missing when make is set), opened with no link
- * at its end: a directory of capinit's uid.  A service that may write
- * RUNDIR could put a link there, or one at RUNDIR/notify/NAME; the
+ * at its end: a directory of capinit's uid (or root's).  A service that
+ * may write RUNDIR could put a link there, or one at RUNDIR/notify/NAME; the
  * sockets are made and removed relative to this descriptor, so that
  * neither redirects them. */
 static int notify_dir(int make)
@@ -35,7 +35,7 @@ static int notify_dir(int make)
   if (make && mkdir(dir, 0755) < 0 && errno != EEXIST) return -1;
   d = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (d < 0) return -1;
-  if (fstat(d, &st) < 0 || st.st_uid != geteuid()) {
+  if (fstat(d, &st) < 0 || (st.st_uid != geteuid() && st.st_uid != 0)) {
     close(d);
     errno = EPERM;
     return -1;

@@ -40,7 +40,7 @@ uint64_t now_ms(void)
 /* One component at a time, each below the directory found or made
  * before it: a link in a parent that exists is followed (the layout of
  * whoever may write there), but not at a component capinit made nor at
- * the end, which must be a directory of capinit's uid.  The log and
+ * the end, which must be a directory of capinit's uid (or root's).  The log and
  * runtime directories may sit where a service may write, and capinit
  * works in them with all of root's power: a link put there is not
  * where it works. */
@@ -72,8 +72,8 @@ int mkdir_p(char const *path, mode_t mode)
   }
   if (fstat(d, &st) < 0) goto fail;
   close(d);
-  if (st.st_uid == geteuid()) return 0;
-  errno = EPERM;  /* not capinit's: whoever owns it may plant links there */
+  if (st.st_uid == geteuid() || st.st_uid == 0) return 0;
+  errno = EPERM;  /* not capinit's (nor root's): whoever owns it may plant links there */
   return -1;
 fail:
   e = errno;

@@ -6,7 +6,10 @@
 # steady service alone; once the resource is back the service runs again,
 # with no manual action.
 #   1. EMFILE in capinit: RLIMIT_NOFILE (soft) at its lowest free
-#      descriptor.  A spawn opens a descriptor only for what capinit does
+#      descriptor.  capinit runs as a uid of its own (U_CAPINIT, as in 3.):
+#      a root capinit's real and saved uid are not 0 (its signal shield),
+#      and prlimit(2) on it would need cap_sys_resource, which this
+#      environment lacks.  A spawn opens a descriptor only for what capinit does
 #      not hold yet: one /dev/null serves every service, a service's log
 #      pipe (and ready = notify's socket) is kept across its restarts, but
 #      a ready = fd:N service gets a new readiness pipe at each spawn.  So
@@ -114,6 +117,18 @@ kill_blockers() {
   blocker1='' blocker2=''
 }
 
+# every capability this process has, but cap_sys_admin and cap_sys_resource
+caps=$(capsh --decode="$(sed -n 's/^CapEff:\t//p' /proc/self/status)" | sed 's/.*=//' | tr ',' '\n' |
+  grep -v -e '^cap_sys_admin$' -e '^cap_sys_resource$' | paste -sd, -)
+start_as_capinit() { # capinit as uid U_CAPINIT with those capabilities, as sv_start would
+  unshare --pid --ipc --fork --mount-proc "$CAPEXEC" -k user=$U_CAPINIT -k group=$U_CAPINIT -k groups= \
+    -k "capabilities=$caps" -- "$CAPINIT" --container -c "$T/c" -r "$T/run" > "$T/capinit.out" 2>&1 &
+  sv_unshare=$!
+  rb_until 60 test -S "$T/run/control" || return 1
+  sv_nspid=$(cat /proc/"$sv_unshare"/task/*/children 2>/dev/null | tr ' ' '\n' | head -n 1)
+  sv_pidns=1
+}
+
 # ------------------------------------------------ 1. EMFILE in capinit
 # the positive control: restarts that need no descriptor (section 1 only)
 svc logged <<EOF
@@ -128,8 +143,8 @@ log = none
 restart-delay = 100ms
 restart-delay-max = 400ms
 EOF
-sv_start
-t_ok $? "capinit starts"
+start_as_capinit
+t_ok $? "capinit starts (uid $U_CAPINIT)"
 sv_wait steady up
 pid=$(sv_pid)
 steady_pid=$(sv_field steady pid)
@@ -142,9 +157,9 @@ t_eq "$(ls "$T/log")" "crash.log
 logged.log" "control: crash and logged have run once (their log files exist), mute (log = none) too"
 crash_up_quiet
 L=$(quiet_free_fd 1)
-soft=$(prlimit --pid "$pid" --nofile --noheadings -o SOFT)
-prlimit --pid "$pid" --nofile="$L":
-t_eq "$(prlimit --pid "$pid" --nofile --noheadings -o SOFT | tr -d ' ')" "$L" "capinit's RLIMIT_NOFILE lowered to its lowest free descriptor ($L)"
+soft=$(as_capinit prlimit --pid "$pid" --nofile --noheadings -o SOFT)
+as_capinit prlimit --pid "$pid" --nofile="$L":
+t_eq "$(as_capinit prlimit --pid "$pid" --nofile --noheadings -o SOFT | tr -d ' ')" "$L" "capinit's RLIMIT_NOFILE lowered to its lowest free descriptor ($L)"
 l0=$(ran logged) m0=$(ran mute)
 n0=$(said "crash: warning: unable to spawn: $EMFILE_TEXT") d0=$(said 'crash: died after 0 ms')
 # each failure is two lines: "unable to spawn", then "died after 0 ms"
@@ -163,7 +178,7 @@ t_eq "$(grep -c -e 'logged: .*unable to spawn' -e 'logged: .*start failed' -e 'm
   "... no 'unable to spawn' or 'start failed' for either: the spawn and its child open no descriptor"
 rb_until 60 said_at_least $((n0 + 4)) "crash: warning: unable to spawn: $EMFILE_TEXT"
 n1=$(said "crash: warning: unable to spawn: $EMFILE_TEXT")
-t_ok $([ "$(prlimit --pid "$pid" --nofile --noheadings -o SOFT | tr -d ' ')" = "$L" ] && [ "$n1" -gt $((n0 + 3)) ] && echo 0 || echo 1) \
+t_ok $([ "$(as_capinit prlimit --pid "$pid" --nofile --noheadings -o SOFT | tr -d ' ')" = "$L" ] && [ "$n1" -gt $((n0 + 3)) ] && echo 0 || echo 1) \
   "... while the limit was still $L and crash still could not be spawned ($((n1 - n0)) times)"
 # a client that cannot even be accepted waits (in the listen backlog; capctl
 # gives up after 30 s, so it comes last, and the limit is raised 2 s later)
@@ -174,7 +189,7 @@ t_ok $([ "$ticks" -le $((HZ / 10)) ] && echo 0 || echo 1) \
   "a control client waiting while capinit has no descriptor left does not make it spin (${ticks} ticks of CPU in 2 s)"
 t_eq "$(kill -0 "$client" 2>/dev/null && echo waiting)" waiting "... and it is still waiting for its answer"
 before=$(ran)
-prlimit --pid "$pid" --nofile="$soft":
+as_capinit prlimit --pid "$pid" --nofile="$soft":
 wait "$client"
 t_eq "$?:$(awk 'NR == 2 { print $1, $2 }' "$T/client.out")" "0:steady up" "limit raised: the waiting client gets its answer (steady up)"
 rb_until 60 ran_more_than "$before"
@@ -185,6 +200,10 @@ t_eq "$(sv_field steady pid) $(sv_field steady restarts)" "$steady_pid 0" "stead
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
 rm -f "$T/c/services/logged.svc" "$T/c/services/mute.svc"
+
+# what capinit made as uid $U_CAPINIT: a root capinit takes no directory
+# or log file of another uid's (one it could not trust)
+rm -rf "$T/run" "$T"/log/*
 
 # ------------------------------------------------ 2. RLIMIT_NPROC in the child
 # uid $U_NPROC: no passwd entry, no process; two processes of it hold its
@@ -260,16 +279,9 @@ rm -f "$T/c/services/nproc.svc"
 mv "$T/crash.svc.off" "$T/c/services/crash.svc"
 
 # ------------------------------------------------ 3. RLIMIT_NPROC
-# every capability this process has, but cap_sys_admin and cap_sys_resource
-caps=$(capsh --decode="$(sed -n 's/^CapEff:\t//p' /proc/self/status)" | sed 's/.*=//' | tr ',' '\n' |
-  grep -v -e '^cap_sys_admin$' -e '^cap_sys_resource$' | paste -sd, -)
 : > "$T/capinit.out"
 t_eq "$(ps -o pid= -u $U_CAPINIT | wc -l)" 0 "control: no process of uid $U_CAPINIT before"
-unshare --pid --fork --mount-proc "$CAPEXEC" -k user=$U_CAPINIT -k group=$U_CAPINIT -k groups= -k "capabilities=$caps" -- \
-  "$CAPINIT" --container -c "$T/c" -r "$T/run" > "$T/capinit.out" 2>&1 &
-sv_unshare=$!
-rb_until 60 test -S "$T/run/control"
-sv_nspid=$(cat /proc/"$sv_unshare"/task/*/children 2>/dev/null | tr ' ' '\n' | head -n 1)
+start_as_capinit
 pid=$sv_nspid
 sv_wait steady up
 t_eq "$(sed -n 's/^Uid:\t//p' /proc/"$pid"/status | tr '\t' ' ')" "$U_CAPINIT $U_CAPINIT $U_CAPINIT $U_CAPINIT" "capinit runs as uid $U_CAPINIT"
