@@ -124,6 +124,13 @@ for s in HUP TERM INT USR1 USR2 PWR; do
 done
 has "main: capinit ignored the SIGHUP that named itself the runner (pid $rpid), and said so" \
   "^capinit: warning: ignored SIGHUP from a sender that named itself pid $rpid \(uid 0, code -1\): only the kernel, capinit's own power may order it"
+# issue 33: the log files an attacker made links: the lines go to the console
+has "main: capinit did not write talker's lines through the symbolic link planted at its log file, and said so" \
+  "^capinit: service talker: warning: unable to log to /var/log/capinit/talker.log: a symbolic link \(not followed\): its lines go to the console\$"
+has "main: nor talker2's through the hard link, and said so" \
+  "^capinit: service talker2: warning: unable to log to /var/log/capinit/talker2.log: a file with another name \(a hard link\?\): its lines go to the console\$"
+t_eq "$(grep -c '^talker: talk [1-5]$' "$con") $(grep -c '^talker2: talk [1-5]$' "$con")" "5 5" \
+  "main: talker's and talker2's five lines each on the console instead"
 t_eq "$(grep -c 'stopping every service$' "$con")" 1 "main: one stop, the runner's capctl poweroff"
 has "main: the runner asked for the power off" '^capinit: capctl poweroff: stopping every service$'
 # shutdown in reverse dependency order: what depends on (or comes after) a

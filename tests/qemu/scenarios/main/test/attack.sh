@@ -33,6 +33,11 @@ case $1 in
     echo $! > $O/peek.$2.control
     /test/peek $O/needles 1 $! > $O/peek.$2 2>&1
     kill $! ;;
+  links)    # a symbolic link and a hard link at two services' log files
+    L=/var/log/capinit
+    ln -sf $O/lvictim $L/talker.log
+    ln -f /var/log/hvictim $L/talker2.log   # (a link stays within a mount)
+    ls -l $L/talker.log $L/talker2.log | cut -c1 | tr -d '\n' > $O/links.planted ;;
   *) echo "attack.sh: unknown verb $1" >&2; exit 2 ;;
 esac
 exit 0

@@ -117,4 +117,15 @@ for p in reaper init; do
 maps ok
 mem ok BYTES found" "positive control ($p): a dumpable process of the same uid holding the needle: read, found"
 done
+# -- log files: links planted where capinit writes as root
+printf 'secret\n' > $O/lvictim
+printf 'secret\n' > /var/log/hvictim  # root's, beside the log directory
+run linker
+t_eq "$(cat $O/links.planted)" "l-" "logs: a symbolic link and a hard link planted at talker.log and talker2.log"
+run talker
+run talker2
+run talker-ok
+t_eq "$(cat $O/lvictim) $(cat /var/log/hvictim) $(stat -c %h /var/log/hvictim)" "secret secret 2" \
+  "logs: capinit wrote through neither link (both victims hold what they held)"
+t_eq "$(grep -c ' talk [1-5]$' /var/log/capinit/talker-ok.log)" 5 "positive control: talker-ok's five lines are in its own log file"
 echo "attacks: $(( $(uptime_ms) - t0 )) ms guest time" | diag
