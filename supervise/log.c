@@ -199,15 +199,39 @@ fail:
   return -1;
 }
 
+/* The UTC calendar of t seconds since the epoch, into f: year, month
+ * (1-12), day, hour, minute, second.  Days are counted in 400-year eras
+ * of 146097 days from 0000-03-01, so that the leap day ends each year;
+ * libc's gmtime_r would bring its time-zone code (5 KB) into capinit. */
+static void utc_fields(long long t, long long f[6])
+{
+  long long days = t / 86400, sec = t % 86400, era, doe, yoe, doy, mp;
+  if (sec < 0) {
+    sec += 86400;
+    days--;
+  }
+  days += 719468;  /* 1970-01-01 counted from 0000-03-01 */
+  era = (days >= 0 ? days : days - 146096) / 146097;
+  doe = days - era * 146097;                                        /* 0..146096 */
+  yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;      /* 0..399 */
+  doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                    /* from March 1 */
+  mp = (5 * doy + 2) / 153;                                         /* 0 = March */
+  f[2] = doy - (153 * mp + 2) / 5 + 1;
+  f[1] = mp < 10 ? mp + 3 : mp - 9;
+  f[0] = yoe + era * 400 + (f[1] <= 2);
+  f[3] = sec / 3600;
+  f[4] = sec / 60 % 60;
+  f[5] = sec % 60;
+}
+
 static size_t stamp(char *buf, size_t len)
 {
   struct timespec ts;
-  struct tm tm;
+  long long f[6];
   clock_gettime(CLOCK_REALTIME, &ts);
-  gmtime_r(&ts.tv_sec, &tm);
-  return (size_t)snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ ",
-                          tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                          tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+  utc_fields((long long)ts.tv_sec, f);
+  return (size_t)snprintf(buf, len, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03ldZ ", f[0], f[1], f[2], f[3],
+                          f[4], f[5], ts.tv_nsec / 1000000);
 }
 
 /* "NAME: line" to the console: the sink of log = console, and of
