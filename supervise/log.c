@@ -202,7 +202,8 @@ fail:
 /* The UTC calendar of t seconds since the epoch, into f: year, month
  * (1-12), day, hour, minute, second.  Days are counted in 400-year eras
  * of 146097 days from 0000-03-01, so that the leap day ends each year;
- * libc's gmtime_r would bring its time-zone code (5 KB) into capinit. */
+ * musl's gmtime_r would bring its time-zone code into capinit (616 B of
+ * arm64's capinit, measured). */
 static void utc_fields(long long t, long long f[6])
 {
   long long days = t / 86400, sec = t % 86400, era, doe, yoe, doy, mp;
