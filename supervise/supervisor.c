@@ -630,7 +630,9 @@ int supervisor_run(void)
   if (peer_shield() < 0 && geteuid() == 0)
     console_say("capinit: warning: unable to take uid 4294967294 as its real and saved uid (%s): every uid 0 "
                 "may signal capinit, which judges each sender (capinit(8), SIGNALS)\n", strerror(errno));
-  service_settle_all();
+  /* a whole turn, not just the starts: services ready at exec are up
+   * when it returns, and the readiness report must not wait for an event */
+  supervisor_turn();
 
   while (!(sv.shutting_down && all_down() && !control_asker_waiting())) {
     uint64_t deadline = 0, now;

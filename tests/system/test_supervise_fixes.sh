@@ -120,6 +120,8 @@ unshare --pid --fork --mount-proc "$CAPINIT" -c "$T/c2" -r "$T/run2" >"$T/ns.out
 u=$!
 n=0
 while ! grep -q "all 1 services ready" "$T/ns.out" && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
+grep -q '^capinit: all 1 services ready [0-9]* ms after capinit started$' "$T/ns.out"
+t_ok $? "the readiness report, with no event after the start (ready at exec)"
 kill -TERM "$(cat /proc/$u/task/*/children | tr ' ' '\n' | head -n 1)"
 wait $u
 t_eq "$?:$(grep -c 'booting' "$T/ns.out")" "0:0" "PID 1 of a PID namespace without --container: no boot, exit 0 on SIGTERM"
