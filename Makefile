@@ -149,7 +149,7 @@ CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 # The three programs and what they share: the privilege engine (engine/),
 # the configuration (conf/), and the control protocol's table and the
 # /proc and credential readers of supervise/ (capctl's too).
-ENGINE_SRC := engine/privilege.c engine/container.c engine/reaper.c
+ENGINE_SRC := engine/privilege.c engine/container.c engine/filter.c engine/reaper.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
 SHARED_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/control_verbs.c supervise/creds.c supervise/procfs.c)
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
@@ -236,7 +236,7 @@ $(BINS): $(B)/bin/%: $$($$*_OBJ)
 # fault-injection layer (-DPRIV_FAULT), which release builds never have,
 # and capinit's fstab code outside PID 1 (fstab_try).
 TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper $(B)/tests/secbits_try \
-  $(B)/tests/fstab_try $(B)/tests/peek
+  $(B)/tests/fstab_try $(B)/tests/peek $(B)/tests/syscall_try
 BUSYBOX := $(B)/debs/busybox-static/bin/busybox
 
 $(BUSYBOX): mk/extract-deb.sh $(ARCH_FILE) | $(DEPS_STAMP)
@@ -254,6 +254,11 @@ $(B)/tests/svc_helper: $(B)/obj-fixture/tests/svc_helper.o
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
 $(B)/tests/peek: $(B)/obj-fixture/tests/peek.o
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
+
+$(B)/tests/syscall_try: $(B)/obj-fixture/tests/syscall_try.o
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^

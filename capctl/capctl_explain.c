@@ -26,6 +26,7 @@
 #include "../conf/explain.h"
 #include "../conf/names.h"
 #include "../conf/svc.h"
+#include "../conf/syscalls.h"
 #include "capctl.h"
 #include "../supervise/control.h"
 #include "../supervise/creds.h"
@@ -115,6 +116,23 @@ static void print_json_container(FILE *f, svc_container const *ct)
   fprintf(f, ",\n      \"private_ipc\": %s\n    },\n", ct->private_ipc ? "true" : "false");
 }
 
+/* "filter": null, or what it does: user_namespaces, denied groups */
+static void print_json_filter(FILE *f, svc const *s)
+{
+  int g, n = 0;
+  if (!syscalls_filtered(s->syscalls_deny, s->user_namespaces)) {
+    fprintf(f, "    \"filter\": null,\n");
+    return;
+  }
+  fprintf(f, "    \"filter\": {\"user_namespaces\": %s, \"denied\": [", s->user_namespaces ? "true" : "false");
+  for (g = 0; g < SG_COUNT; g++) {
+    if (!(s->syscalls_deny & (1u << g))) continue;
+    fprintf(f, "%s", n++ ? ", " : "");
+    json_string(f, syscall_groups[g].name);
+  }
+  fprintf(f, "]},\n");
+}
+
 static void print_json(FILE *f, svc const *s, char const *target, prediction *p, int last)
 {
   cred_state *a = &p->after;
@@ -146,6 +164,7 @@ static void print_json(FILE *f, svc const *s, char const *target, prediction *p,
   fprintf(f, "    \"no_new_privs\": %s,\n", a->nnp ? "true" : "false");
   fprintf(f, "    \"at_secure\": %s,\n", p->at_secure ? "true" : "false");
   print_json_container(f, s->ct);
+  print_json_filter(f, s);
   fprintf(f, "    \"exposure\": [");
   for (i = 0; i < p->nexposure; i++) {
     fprintf(f, "%s\n      ", i ? "," : "");

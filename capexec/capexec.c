@@ -178,6 +178,7 @@ int main(int argc, char **argv)
 #ifdef PRIV_FAULT
   fault_from_env();
 #endif
+  filter_configure();
   pairs = calloc((size_t)argc + 1, sizeof *pairs);
   if (!pairs) strerr_diefu1sys(111, "allocate memory");
   while ((c = getopt(argc, argv, "+f:k:hV")) != -1) {

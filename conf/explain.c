@@ -14,6 +14,7 @@
 
 #include "explain.h"
 #include "names.h"
+#include "syscalls.h"
 
 #define BIT(c) ((uint64_t)1 << (c))
 #define HAS(set, c) (((set) & BIT(c)) != 0)
@@ -199,9 +200,12 @@ static int model_securebits(svc const *s, cred_state *x, prediction *p)
   return 0;
 }
 
-/* the final sets (not for legacy root, which keeps root's), no_new_privs */
+/* the filter (a launcher without cap_sys_admin sets no_new_privs to load
+ * it), the final sets (not for legacy root, which keeps root's),
+ * no_new_privs */
 static int model_caps(svc const *s, cred_state *x, prediction *p, int legacy_root)
 {
+  if (syscalls_filtered(s->syscalls_deny, s->user_namespaces) && !HAS(x->eff, CAP_SYS_ADMIN)) x->nnp = 1;
   if (!legacy_root) {
     if (s->caps & ~x->prm) {
       refuse(p, STAGE_CAPS, "capabilities outside the permitted set");
@@ -347,6 +351,25 @@ static void container_words(svc_container const *ct, prediction *p)
   }
 }
 
+/* The system-call filter, in words; a contained service without one is
+ * warned about. */
+static void filter_words(svc const *s, prediction *p)
+{
+  char list[256];
+  int contained = s->mode == SVC_NOROOT || s->ct;
+  if (!syscalls_filtered(s->syscalls_deny, s->user_namespaces)) {
+    if (contained)
+      say(p, "user-namespaces = yes and no system-call filter: in a user namespace of its own it holds every capability, and reaches the kernel's namespaced code as root");
+    return;
+  }
+  say(p, "system-call filter: %s; denied (EPERM): %s; a call through another ABI than the native one kills it",
+      s->user_namespaces ? "user namespaces allowed"
+                         : "no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS)",
+      syscall_groups_format(s->syscalls_deny, list, sizeof list));
+  if (s->user_namespaces && contained)
+    say(p, "user-namespaces = yes: in a user namespace of its own it holds every capability, and reaches the kernel's namespaced code as root");
+}
+
 static char const *const root_equivalent[] = {
   "cap_sys_admin", "cap_sys_module", "cap_sys_rawio", "cap_sys_ptrace", "cap_setuid",
   "cap_setgid", "cap_setfcap", "cap_dac_override", "cap_fowner", "cap_chown",
@@ -382,6 +405,7 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
   else if (x->euid == 0 && !legacy_root)
     say(p, "uid 0 still passes the kernel's uid checks, but its file tree is read-only: root's files, /proc/sys and /sys cannot be written");
   container_words(s->ct, p);
+  filter_words(s, p);
 
   for (i = 0; i < sizeof root_equivalent / sizeof root_equivalent[0]; i++) {
     unsigned c;

@@ -32,6 +32,7 @@
   X(INHERITABLE, "inheritable", 113) \
   X(AMBIENT, "ambient", 113) \
   X(SECUREBITS, "securebits", 114) \
+  X(FILTER, "filter", 114) \
   X(CAPS, "caps", 113) \
   X(NNP, "nnp", 114) \
   X(EXEC, "exec", 126)

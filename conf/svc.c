@@ -12,6 +12,7 @@
 #include "names.h"
 #include "parse.h"
 #include "svc.h"
+#include "syscalls.h"
 #include "values.h"
 #include "xalloc.h"
 
@@ -255,6 +256,17 @@ static unsigned file_errors(diag_list const *d, char const *file)
   return n;
 }
 
+/* The system-call filter: a contained service (noroot, or with a
+ * container key) makes no user namespace and is denied the groups its
+ * capabilities do not ask for, unless its file says otherwise. */
+static void filter_finish(svc *s)
+{
+  int contained = s->mode == SVC_NOROOT || s->ct;
+  unsigned deny = contained ? syscalls_default_deny(s->caps) : 0;
+  if (!s->line[K_USER_NAMESPACES]) s->user_namespaces = !contained;
+  s->syscalls_deny = (unsigned short)((deny | s->syscalls_deny) & ~s->syscalls_allow);
+}
+
 void svc_finish(conf_ctx *ctx, svc *s)
 {
   conf_where w = { ctx->diags, s->file, 0, 0, file_errors(ctx->diags, s->file) };
@@ -284,6 +296,7 @@ void svc_finish(conf_ctx *ctx, svc *s)
 
   if (!s->line[K_SECUREBITS]) s->securebits = s->mode == SVC_NOROOT ? SECBITS_NOROOT_MODE : 0;
   if (!s->line[K_BOUNDING]) s->bounding = s->mode == SVC_NOROOT ? s->caps : CAPS_ALL;
+  filter_finish(s);
   if (s->caps & ~s->bounding) {
     w.line = s->line[K_CAPABILITIES];
     conf_error(&w, "capabilities: %s not in the bounding set (line %u): add it to 'bounding' or remove it here",

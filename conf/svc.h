@@ -45,6 +45,7 @@ enum svc_key_id {
   K_RESTART_DELAY_MAX, K_STOP_SIGNAL, K_STOP_TIMEOUT, K_LOG, K_ENABLED,
   K_READ_ONLY, K_READ_WRITE, K_BIND, K_BIND_RO, K_ROOT_DIRECTORY, K_PRIVATE_TMP,
   K_PRIVATE_PIDS, K_NETWORK, K_HOSTNAME, K_PRIVATE_IPC, K_LISTEN, K_WRITES_STATE,
+  K_USER_NAMESPACES, K_SYSTEM_CALLS,
   K_COUNT
 };
 
@@ -91,7 +92,6 @@ typedef struct svc_s {
   enum svc_mode mode;
   unsigned securebits;     /* final value: from mode, or the key */
   enum svc_ready ready;
-  int ready_fd;
   uint32_t ready_timeout_ms;
   enum svc_restart restart;
   uint32_t restart_delay_ms;
@@ -106,6 +106,12 @@ typedef struct svc_s {
   unsigned char writes_state : 1;  /* writes-capinit-state = yes: it may write
                                       capinit's state (conf/state_guard.h) */
   unsigned char refused : 1;       /* an error was found: it must not start */
+  unsigned char user_namespaces : 1;  /* may make user namespaces (final:
+                                         svc_finish) */
+  unsigned short ready_fd;         /* ready = fd:N (3 to 1023) */
+  /* enum syscall_group bits: the groups the system-call filter denies
+   * (final: svc_finish), and those the file allows (+@group) */
+  unsigned short syscalls_deny, syscalls_allow;
 } svc;
 
 /* The global settings of capinit.conf. */

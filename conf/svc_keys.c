@@ -13,6 +13,7 @@
 #include "names.h"
 #include "parse.h"
 #include "svc.h"
+#include "syscalls.h"
 #include "values.h"
 #include "xalloc.h"
 
@@ -348,7 +349,7 @@ static int k_ready(conf_where *w, void *o, char const *v)
     if (fd < 3)
       return conf_error(w, "ready: fd:%u is stdin, stdout or stderr: use a descriptor of 3 or more", (unsigned)fd);
     s->ready = READY_FD;
-    s->ready_fd = (int)fd;
+    s->ready_fd = (unsigned short)fd;
   } else {
     return bad(w, "exec, fd:N or notify", v);
   }
@@ -422,6 +423,44 @@ static int k_writes_state(conf_where *w, void *o, char const *v)
   return 0;
 }
 
+static int k_user_namespaces(conf_where *w, void *o, char const *v)
+{
+  int b;
+  if (value_bool(v, &b) < 0) return bad(w, "yes or no", v);
+  SVC(o)->user_namespaces = (unsigned char)b;
+  return 0;
+}
+
+/* system-calls = -@group +@group ...: each item denies (-) or allows (+)
+ * one group, against the service's default (svc_finish) */
+typedef struct groups_acc_s {
+  conf_where *w;
+  svc *s;
+} groups_acc;
+
+static int one_group(char const *item, void *arg)
+{
+  conf_where *w = ((groups_acc *)arg)->w;
+  svc *s = ((groups_acc *)arg)->s;
+  int g = (item[0] == '-' || item[0] == '+') ? syscall_group_from_name(item + 1) : -1;
+  char list[256];
+  if (g < 0)
+    return conf_error(w, "system-calls: expected -@GROUP or +@GROUP, not '%s' (the groups: %s)", item,
+                      syscall_groups_format(SG_ALL, list, sizeof list));
+  if ((s->syscalls_deny | s->syscalls_allow) & (1u << g))
+    return conf_error(w, "system-calls: %s is named twice", item + 1);
+  if (item[0] == '-') s->syscalls_deny |= (unsigned short)(1u << g);
+  else s->syscalls_allow |= (unsigned short)(1u << g);
+  return 0;
+}
+
+static int k_system_calls(conf_where *w, void *o, char const *v)
+{
+  groups_acc a = { w, o };
+  SVC(o)->syscalls_deny = SVC(o)->syscalls_allow = 0;
+  return value_list(v, one_group, &a) ? -1 : 0;
+}
+
 conf_key const svc_keys[] = {
   [K_DESCRIPTION] = { "description", K_DESCRIPTION, 0, k_description },
   [K_TYPE] = { "type", K_TYPE, 0, k_type },
@@ -462,6 +501,8 @@ conf_key const svc_keys[] = {
   [K_PRIVATE_IPC] = { "private-ipc", K_PRIVATE_IPC, 0, ct_key_private_ipc },
   [K_LISTEN] = { "listen", K_LISTEN, KEY_REPEAT, ct_key_listen },
   [K_WRITES_STATE] = { "writes-capinit-state", K_WRITES_STATE, 0, k_writes_state },
+  [K_USER_NAMESPACES] = { "user-namespaces", K_USER_NAMESPACES, 0, k_user_namespaces },
+  [K_SYSTEM_CALLS] = { "system-calls", K_SYSTEM_CALLS, 0, k_system_calls },
 };
 size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];
 /* every key id has its row, at its index (the designators above) */

@@ -38,6 +38,11 @@ enum {
   CT_ARG_RW = 100,
 };
 
+/* Stage filter: the spec's system-call filter, when it has one
+ * (filter_needed); 0, or -1 with *f filled. */
+int filter_needed(svc const *s);
+int filter_apply(svc const *s, priv_fail *f);
+
 /* Stages namespaces to readonly; ct may be NULL (nothing to do). */
 int container_apply(svc_container const *ct, priv_fail *f);
 /* What a container stage failed to do, for "unable to %s". */

@@ -215,6 +215,10 @@ static int apply_lock(svc const *s, priv_caps *c, priv_fail *f)
   if (bits < 0) return priv_failed(f, STAGE_SECUREBITS, -1);
   if ((unsigned)bits != s->securebits && prctl(PR_SET_SECUREBITS, s->securebits, 0, 0, 0) < 0)
     return priv_failed(f, STAGE_SECUREBITS, -1);
+  /* the last stage that holds capinit's cap_sys_admin: loading the
+   * filter then needs no no_new_privs (file capabilities keep working) */
+  STAGE(STAGE_FILTER);
+  if (filter_apply(s, f) < 0) return -1;
   STAGE(STAGE_CAPS);
   if (!legacy_root) {
     c->eff = c->prm = c->inh = s->caps;
@@ -298,6 +302,7 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
       snprintf(buf, len, "set permitted, effective and inheritable capabilities to %s",
                caps_format(s->caps, what, sizeof what));
       break;
+    case STAGE_FILTER: snprintf(buf, len, "load the system-call filter"); break;
     case STAGE_NNP: snprintf(buf, len, "set no_new_privs"); break;
     case STAGE_EXEC: snprintf(buf, len, "execute %s", s->argv ? s->argv[0] : "the command"); break;
     default: snprintf(buf, len, "start"); break;

@@ -42,6 +42,15 @@ enum {
  * ones it ignores: execve resets caught signals by itself. */
 extern uint64_t priv_signals_to_reset;
 
+/* Set (by capinit and capexec, from CAPINIT_SECCOMP=if-available): a
+ * kernel or emulator without seccomp runs services without their
+ * system-call filter instead of refusing them at stage filter.  Where the
+ * kernel has seccomp, the filter is loaded whatever this says. */
+extern int priv_filter_optional;
+/* Read CAPINIT_SECCOMP into priv_filter_optional; returns whether this
+ * kernel has seccomp (1) or not (0: every filter fails, or is skipped). */
+int filter_configure(void);
+
 /* The highest capability number of the running kernel
  * (/proc/sys/kernel/cap_last_cap, or probed with PR_CAPBSET_READ). */
 unsigned priv_last_cap(void);

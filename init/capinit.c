@@ -200,6 +200,10 @@ int main(int argc, char **argv)
   if (sv.machine) boot_machine();
   else sv.last_cap = priv_last_cap();  /* PID 1 of a machine read it before its kernel report */
   stderr_nonblocking();
+  if (!(sv.seccomp = filter_configure()))
+    console_say("capinit: warning: this kernel has no seccomp: %s\n",
+                priv_filter_optional ? "contained services run without their system-call filter (CAPINIT_SECCOMP=if-available)"
+                                     : "contained services are refused at stage filter (CAPINIT_SECCOMP=if-available runs them without it)");
   if (supervisor_ground() < 0) return 111;
   rc = supervisor_run();
   if (!sv.machine) {

@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../conf/explain.h"
+#include "../conf/syscalls.h"
 #include "../conf/verdict.h"
 #include "control.h"
 #include "control_client.h"
@@ -124,6 +126,35 @@ static int container_differs(client *c, service *s, char const *name, pid_t pid)
   return 1;
 }
 
+/* "MODE:FILTERS" of /proc/PID/status (Seccomp, Seccomp_filters; "-" for
+ * a line the kernel does not write), or -1. */
+static int seccomp_of(pid_t pid, char *out, size_t len)
+{
+  char buf[4096], mode[16], n[16];
+  if (procfs_read(pid, "status", buf, sizeof buf) < 0 || procfs_field(buf, "Seccomp", mode, sizeof mode) < 0) return -1;
+  if (procfs_field(buf, "Seccomp_filters", n, sizeof n) < 0) snprintf(n, sizeof n, "-");
+  snprintf(out, len, "%s:%s", mode, n);
+  return 0;
+}
+
+/* The system-call filter: a service that has one is in filter mode (2)
+ * with one filter more than capinit; one without has capinit's own.  Not
+ * checked where the kernel has no seccomp (CAPINIT_SECCOMP=if-available). */
+static int filter_differs(client *c, service *s, char const *name, pid_t pid)
+{
+  char live[40], want[40];
+  long own_filters;
+  if (!sv.seccomp || seccomp_of(pid, live, sizeof live) < 0 || seccomp_of(getpid(), want, sizeof want) < 0) return 0;
+  if (syscalls_filtered(s->spec->syscalls_deny, s->spec->user_namespaces)) {
+    own_filters = strchr(want, '-') ? -1 : strtol(strchr(want, ':') + 1, 0, 10);
+    if (own_filters < 0) snprintf(want, sizeof want, "2:-");
+    else snprintf(want, sizeof want, "2:%ld", own_filters + 1);
+  }
+  if (!strcmp(live, want)) return 0;
+  client_reply(c, "name=%s\tresult=differs\tfield=seccomp\tlive=%s\tpredicted=%s", name, live, want);
+  return 1;
+}
+
 int control_verify_one(client *c, service *s, proc_table const *procs)
 {
   prediction p;
@@ -148,6 +179,7 @@ int control_verify_one(client *c, service *s, proc_table const *procs)
     return 1;
   }
   if (container_differs(c, s, name, pid)) return 1;
+  if (filter_differs(c, s, name, pid)) return 1;
   if (m.dropped) client_reply(c, "name=%s\tresult=dropped\tprocesses=%zu\tdropped=%zu", name, m.seen, m.dropped);
   else client_reply(c, "name=%s\tresult=ok\tprocesses=%zu", name, m.seen);
   return 0;

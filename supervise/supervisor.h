@@ -112,6 +112,7 @@ typedef struct supervisor_s {
   int action;              /* after the shutdown: RB_AUTOBOOT, RB_POWER_OFF,
                               RB_HALT_SYSTEM (machine), or 0: exit */
   int no_securebits, no_ambient;  /* the kernel lacks them */
+  int seccomp;                    /* the kernel has seccomp (filter_configure) */
   bad_command *bad_commands; /* files whose file capabilities are wrong */
   size_t nbad_commands;
   int bad_commands_lost;   /* one could not be recorded: refuse all */

@@ -19,6 +19,7 @@
 
 #include "../../conf/keys.h"
 #include "../../conf/names.h"
+#include "../../conf/syscalls.h"
 #include "t.h"
 
 #define PAGE "docs/capinit.svc.5.scd"
@@ -304,6 +305,58 @@ static void rows_at_their_ids(conf_key const *keys, size_t n, char const *what)
   t_ok(n > 0 && !bad, "%s: each of the %zu rows has a name and a handler and sits at its id (%zu do not)", what, n, bad);
 }
 
+/* The system-call groups' table of the page: one row per group of
+ * syscall_groups[] ("|  *@name*", then the calls, then the capability
+ * that allows it by default, or "-"), and no other row.  Returns the
+ * number of mismatches, named in msg. */
+static unsigned groups_table(char const *page, char *out, size_t cap)
+{
+  unsigned bad = 0, rows = 0;
+  char const *line;
+  int g;
+  out[0] = 0;
+  for (line = strstr(page, "\n|  *@"); line; line = strstr(line + 1, "\n|  *@")) rows++;
+  for (g = 0; g < SG_COUNT; g++) {
+    char row[96], capline[96], capname[64];
+    char const *at, *third;
+    snprintf(row, sizeof row, "\n|  *%s*\n", syscall_groups[g].name);
+    at = strstr(page, row);
+    if (!at || strstr(at + 1, row)) {
+      append(out, cap, at ? "listed twice:" : "not listed", syscall_groups[g].name);
+      bad++;
+      continue;
+    }
+    third = strchr(at + strlen(row), '\n');  /* the end of the calls' line */
+    if (syscall_groups[g].cap < 0) snprintf(capname, sizeof capname, "-");
+    else cap_name((unsigned)syscall_groups[g].cap, capname, sizeof capname);
+    snprintf(capline, sizeof capline, "\n:  %s\n", capname);
+    if (!third || strncmp(third, capline, strlen(capline))) {
+      append(out, cap, "wrong capability for", syscall_groups[g].name);
+      bad++;
+    }
+  }
+  if (rows != SG_COUNT) {
+    append(out, cap, "a row that is no group:", "?");
+    bad++;
+  }
+  if (!bad) snprintf(out, cap, "%d groups", SG_COUNT);
+  return bad;
+}
+
+static void groups_against_page(char const *page)
+{
+  char *fake, *cut;
+  t_ok(groups_table(page, msg, sizeof msg) == 0, "the page's system-call groups = syscall_groups[]: %s", msg);
+  /* control: the same page without the row of @keyring */
+  fake = strdup(page);
+  if (!fake) abort();
+  cut = strstr(fake, "\n|  *@keyring*\n");
+  if (cut) memcpy(cut + 5, "@xeyring", 8);
+  t_ok(cut && groups_table(fake, msg, sizeof msg) == 1 && !strcmp(msg, "not listed '@keyring'"),
+       "control: a page whose row is @xeyring is caught: %s", msg);
+  free(fake);
+}
+
 int main(void)
 {
   char *page;
@@ -318,7 +371,10 @@ int main(void)
   for (i = 0; i < securebit_names_n && i < 64; i++) securebits[i] = securebit_names[i].name;
 
   page = slurp(PAGE);
-  if (t_ok(page != 0, "read %s (run from the repository root)", PAGE)) page_against_tables(page);
+  if (t_ok(page != 0, "read %s (run from the repository root)", PAGE)) {
+    page_against_tables(page);
+    groups_against_page(page);
+  }
   free(page);
   controls();
   return t_done();

@@ -20,6 +20,7 @@
 #include "../../conf/keys.h"
 #include "../../conf/parse.h"
 #include "../../conf/svc.h"
+#include "../../conf/syscalls.h"
 #include "t.h"
 
 #define ROOT "tests/unit/root"
@@ -523,7 +524,33 @@ static void listen_three(svc const *s, char const *what)
   t_ok(!container_view(s->ct) && !container_unshare_flags(s->ct), "%s: no container view, no namespace", what);
 }
 
+/* the filter: contained (noroot) without keys, then with them */
+static void userns_default_noroot(svc const *s, char const *what)
+{
+  t_ueq(s->user_namespaces, 0, "%s: no user namespaces", what);
+  t_ueq(s->syscalls_deny, SG_ALL & ~(1u << SG_MODULE), "%s: every group denied but @module (cap_sys_module)", what);
+}
+static void userns_yes(svc const *s, char const *what)
+{
+  t_ueq(s->user_namespaces, 1, "%s: user namespaces", what);
+}
+static void system_calls_some(svc const *s, char const *what)
+{
+  t_ueq(s->syscalls_deny, (SG_ALL & ~(1u << SG_KEYRING) & ~(1u << SG_DEBUG)) | (1u << SG_MODULE),
+        "%s: the default, with @keyring and @debug allowed and @module denied", what);
+  t_ueq(s->syscalls_allow, (1u << SG_KEYRING) | (1u << SG_DEBUG), "%s: the groups allowed", what);
+}
+static void system_calls_legacy(svc const *s, char const *what)
+{
+  t_ueq(s->syscalls_deny, 1u << SG_IO_URING, "%s: a legacy service: only the group it denies", what);
+  t_ueq(s->user_namespaces, 1, "%s: and user namespaces", what);
+}
+
 static roundtrip const roundtrips[] = {
+  { "user-namespaces", OK "mode = noroot\nuser-namespaces = no\ncapabilities = sys_module\n", userns_default_noroot },
+  { "user-namespaces", OK "mode = noroot\nuser-namespaces = yes\n", userns_yes },
+  { "system-calls", OK "read-only = yes\nsystem-calls = +@keyring, -@module +@debug\ncapabilities = sys_module\n", system_calls_some },
+  { "system-calls", OK "system-calls = -@io-uring\n", system_calls_legacy },
   { "listen", OK "listen = 80 127.0.0.1:8080\nlisten = [fe80::1]:443 /run/x.sock\n", listen_three },
   { "read-only", OK "read-only = yes\nread-write = /data\nread-write = /srv/www /data\n", read_only_rw },
   { "read-write", OK "read-only = yes\nread-write = /data, /srv/www\n", read_only_rw },
@@ -723,6 +750,7 @@ static void defaults(void)
   t_ueq(s->caps, 0, "defaults: no capabilities");
   t_ueq(s->bounding, CAPS_ALL, "defaults: bounding all");
   t_ueq(s->no_new_privs, 0, "defaults: no-new-privileges no");
+  t_ok(s->user_namespaces && !s->syscalls_deny, "defaults: legacy: user namespaces, no group denied (no filter)");
   t_ok(!s->depends && !s->ndepends && !s->after && !s->nafter, "defaults: no depends, no after");
   t_ueq(s->ready, READY_EXEC, "defaults: ready exec");
   t_ueq(s->ready_fd, 0, "defaults: no ready fd");
