@@ -148,11 +148,34 @@ static int loopback_up(void)
   return r;
 }
 
+/* /run/netns/NAME, opened without following a link (one to
+ * /proc/self/ns/net would be capinit's own network) and only when it is a
+ * network namespace (nsfs: NS_GET_NSTYPE); else -1, EINVAL for another
+ * kind of file. */
+#ifndef NS_GET_NSTYPE
+#define NS_GET_NSTYPE _IO(0xb7, 0x3)  /* <linux/nsfs.h>, whose ioctl macros clash with libc's */
+#endif
+static int netns_fd(char const *path)
+{
+  struct open_how how;
+  int fd;
+  memset(&how, 0, sizeof how);
+  how.flags = O_RDONLY | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS;
+  fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd >= 0 && syscall(SYS_ioctl, fd, NS_GET_NSTYPE) != CLONE_NEWNET) {
+    sys_close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  return fd;
+}
+
 static int stage_network(svc_container const *ct, priv_fail *f)
 {
   if (ct->network == NET_NONE && loopback_up() < 0) return priv_failed(f, STAGE_NETWORK, -1);
   if (ct->network == NET_NAMED) {
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, ct->netns, O_RDONLY | O_CLOEXEC);
+    int fd = netns_fd(ct->netns);
     if (fd < 0) return priv_failed(f, STAGE_NETWORK, -1);
     if (syscall(SYS_setns, fd, CLONE_NEWNET) < 0) {
       sys_close(fd);

@@ -6,6 +6,7 @@
  * directly (libcap would allocate). */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,11 @@ static int apply_process(svc const *s, unsigned flags, priv_fail *f)
 {
   STAGE(STAGE_SESSION);
   if ((flags & PRIV_SESSION) && syscall(SYS_setsid) < 0) return priv_failed(f, STAGE_SESSION, -1);
+  /* and a session keyring of its own (systemd's KeyringMode=private):
+   * nothing of capinit's, nor of another service's (a kernel without
+   * keys has none to share) */
+  if ((flags & PRIV_SESSION) && syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0) < 0 && errno != ENOSYS)
+    return priv_failed(f, STAGE_SESSION, -1);
   STAGE(STAGE_SIGNALS);
   if ((flags & PRIV_SIGNALS) && priv_reset_signals() < 0) return priv_failed(f, STAGE_SIGNALS, -1);
   if (container_apply(s->ct, f) < 0) return -1;

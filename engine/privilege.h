@@ -28,7 +28,8 @@ typedef struct priv_fail_s {
 
 /* What to apply besides the privilege stages. */
 enum {
-  PRIV_SESSION = 1,        /* setsid(): a new session and process group */
+  PRIV_SESSION = 1,        /* setsid(): a new session and process group,
+                              and a new session keyring */
   PRIV_SIGNALS = 2,        /* unblock every signal; default dispositions
                               for priv_signals_to_reset */
   PRIV_DEFAULTS = 4,       /* directory "/" and umask 022 when not set

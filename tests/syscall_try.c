@@ -21,6 +21,8 @@
  *   userfaultfd    userfaultfd(0)
  *   ptrace         ptrace(PTRACE_TRACEME)
  *   getpid         getpid(): the control of every filter
+ *   session-key    prints "session-key SERIAL": the serial number of
+ *                  the session keyring (keyctl KEYCTL_GET_KEYRING_ID)
  *   i386           getpid through int 0x80 (x86-64 only: the i386 ABI)
  *   x32            getpid with the x32 bit (x86-64 only)
  *
@@ -97,6 +99,12 @@ static long try_call(char const *name)
   if (!strcmp(name, "userfaultfd")) return syscall(SYS_userfaultfd, 0);
   if (!strcmp(name, "ptrace")) return syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0);
   if (!strcmp(name, "getpid")) return syscall(SYS_getpid);
+  if (!strcmp(name, "session-key")) {
+    long id = syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3 /* @s */, 0);
+    if (id < 0) return -1;
+    printf("session-key %ld\n", id);
+    exit(0);
+  }
 #ifdef __x86_64__
   if (!strcmp(name, "i386")) {
     long r;

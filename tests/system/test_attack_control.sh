@@ -80,12 +80,17 @@ description = a disabled legacy root service: full root if anyone starts it
 enabled = no
 command = /bin/sh -c "echo ran > $OUT/legacy-bad.ran; exec sleep 600"
 EOF
+# the two user-namespace attackers are allowed their namespace
+# (user-namespaces = yes): the filter of a contained service would stop
+# them at unshare (test_filter.sh), and what is attacked here is the
+# control socket's own judgement, the second wall
 svc attacker <<EOF
 type = oneshot
 enabled = no
 bounding = none
 command = /bin/sh $T/attack.sh userns
 $CONTAIN
+user-namespaces = yes
 EOF
 svc attacker-setuid <<EOF
 type = oneshot
@@ -98,6 +103,7 @@ bounding = setuid
 no-new-privileges = yes
 read-only = yes
 read-write = $OUT
+user-namespaces = yes
 command = /bin/sh $T/attack.sh setuid
 EOF
 svc signaller <<EOF

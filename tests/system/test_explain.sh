@@ -11,6 +11,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 chmod 755 "$T"
 
+# the system-call filter of a contained service whose capabilities ask
+# for no group (capinit.svc(5), System calls)
+FILTER="system-call filter: no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS); denied (EPERM): @bpf,@debug,@file-handles,@io-uring,@keyring,@module,@mount,@reboot,@swap,@userfaultfd; a call through another ABI than the native one kills it"
 exposure() { # ARGS... -> the exposure lines, one per line
   "$CAPCTL" explain "$@" | sed -n 's/^  exposure     //p'
 }
@@ -21,7 +24,8 @@ t_eq "$(exposure -k bounding=net_raw,chown -- /bin/true)" \
   "legacy root: holds every capability of its bounding set (cap_chown,cap_net_raw)" "legacy root, partial bounding: names what it holds"
 t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -- /bin/sh)" \
   "uid 0 in a locked noroot tree with an empty bounding set: root without power
-uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only" \
+uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only
+$FILTER" \
   "the powerless console, and what uid 0 still can"
 # the container: with a read-only tree, uid 0 no longer writes root's files
 t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -k read-only=yes -k private-pids=yes \
@@ -33,13 +37,15 @@ its own empty /tmp: nothing in it is shared with other services
 its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)
 no network: its own network namespace, with only the loopback interface
 its own host name: box
-its own IPC namespace: no System V IPC or POSIX message queue is shared" \
+its own IPC namespace: no System V IPC or POSIX message queue is shared
+$FILTER" \
   "the same console contained: what the container changes, in words; root's files no longer writable"
 mkdir -p "$T/rw"
 t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -k read-only=yes -k "read-write=$T/rw" -k bind-ro=/etc:/mnt -- /bin/true)" \
   "no capabilities: runs with the rights of uid 65534 only
 read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in /dev, its own /proc files and $T/rw
-/etc of this system is mounted on /mnt, read-only" "read-write paths and binds named"
+/etc of this system is mounted on /mnt, read-only
+$FILTER" "read-write paths and binds named"
 out=$("$CAPCTL" explain --json -k user=nobody -k read-only=yes -k bind-ro=/etc:/mnt -k private-pids=yes -k network=netns:blue -- /bin/true |
   sed -n '/"container"/,/^    },/p' | tr -d '\n' | tr -s ' ')
 t_eq "$out" ' "container": { "namespaces": ["mnt", "pid"], "read_only": true, "read_write": [], "binds": [{"src": "/etc", "dst": "/mnt", "read_only": true}], "root_directory": null, "private_tmp": false, "private_pids": true, "network": "netns:blue", "hostname": null, "private_ipc": false },' \
@@ -52,9 +58,11 @@ t_eq "$("$CAPCTL" explain -k user=nobody -- /bin/true | sed -n 's/^  launch *//p
 
 t_eq "$(exposure -k user=nobody -k mode=noroot -k capabilities=net_bind_service -- /bin/true)" \
   "holds cap_net_bind_service
+$FILTER
 noroot without no-new-privileges: file-capability binaries can raise privilege" "noroot without nnp: says file caps can raise privilege"
 t_eq "$(exposure -k user=nobody -k mode=noroot -k capabilities=net_bind_service -k no-new-privileges=yes -- /bin/true)" \
-  "holds cap_net_bind_service" "noroot with nnp: only what it holds"
+  "holds cap_net_bind_service
+$FILTER" "noroot with nnp: only what it holds, and its filter"
 t_eq "$(exposure -k user=nobody -k capabilities=sys_admin -k no-new-privileges=yes -- /bin/true)" \
   "holds cap_sys_admin
 cap_sys_admin is root-equivalent in practice" "cap_sys_admin named root-equivalent"
@@ -104,7 +112,7 @@ for field in '"name": "web"' '"launch": "ok"' '"uid": 65534' '"securebits": 47' 
   grep -qF "    $field," "$T/j"
   t_ok $? "JSON has $field"
 done
-t_eq "$(sed -n '/"exposure"/,/]/p' "$T/j" | tr -d '\n' | tr -s ' ')" ' "exposure": [ "holds cap_net_bind_service" ]' "JSON exposure list"
+t_eq "$(sed -n '/"exposure"/,/]/p' "$T/j" | tr -d '\n' | tr -s ' ')" " \"exposure\": [ \"holds cap_net_bind_service\", \"$FILTER\" ]" "JSON exposure list"
 t_eq "$(head -c 1 "$T/j")$(tail -n 1 "$T/j")" "[]" "JSON is an array"
 out=$("$CAPCTL" explain --json -c "$T/c" bad 2>&1); rc=$?
 t_eq "$rc" 1 "a refused spec: exit 1"
