@@ -13,7 +13,8 @@
 #     scenario the fixtures: setuid-probe (a setuid-root copy of the probe,
 #     the only setuid file) and fcap-svc (a copy of svc_helper that gets
 #     cap_net_raw+ep at boot from the filecaps manifest: cpio carries no
-#     xattrs), peek (tests/peek.c: reads /proc/PID/environ, maps, mem) and
+#     xattrs), peek (tests/peek.c: reads /proc/PID/environ, maps, mem),
+#     syscall_try (tests/syscall_try.c: the calls the filter denies) and
 #     /var/attack, mode 1777: the only directory its attack services may
 #     write
 #   /etc/passwd, /etc/group, /etc/hostname
@@ -32,7 +33,7 @@ BUSYBOX=$B/debs/busybox-static/bin/busybox
 die() { echo "mkinitramfs: fatal: $*" >&2; exit 111; }
 [ -d "$overlay" ] || die "no scenario $scenario ($overlay)"
 for f in "$BUSYBOX" "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec" \
-         "$B/tests/probe" "$B/tests/svc_helper" "$B/tests/qemu_tool" "$B/tests/peek"; do
+         "$B/tests/probe" "$B/tests/svc_helper" "$B/tests/qemu_tool" "$B/tests/peek" "$B/tests/syscall_try"; do
   [ -x "$f" ] || die "$f is missing (make check builds it)"
 done
 pkg=$(cat "$B/debs/linux-image.name" 2>/dev/null) || die "no kernel: run sh tests/qemu/kernel.sh $B"
@@ -67,6 +68,7 @@ if [ "$scenario" = main ]; then
   chmod 4755 "$R/test/setuid-probe"
   cp "$B/tests/svc_helper" "$R/test/fcap-svc"
   cp "$B/tests/peek" "$R/test/peek"
+  cp "$B/tests/syscall_try" "$R/test/syscall_try"
   mkdir -m 1777 "$R/var/attack"
 fi
 # an early console for the kernel and capinit, before devtmpfs is mounted

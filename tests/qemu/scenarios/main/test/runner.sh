@@ -119,8 +119,8 @@ snapshot() { # "NAME STATE PID RESTARTS" of every service, from one status reque
     /^  }/ { print name, state, a["pid"], a["restarts"] }'
 }
 before=$(snapshot)
-t_eq "$(echo "$before" | wc -l) $(echo "$before" | grep -c ' up [1-9][0-9]* 0$')" "20 6" \
-  "before: 20 services, 6 running (pid > 0), none restarted"
+t_eq "$(echo "$before" | wc -l) $(echo "$before" | grep -c ' up [1-9][0-9]* 0$')" "22 6" \
+  "before: 22 services, 6 running (pid > 0), none restarted"
 t0=$(uptime_ms)
 # every signal with no action (all but KILL STOP, the faults ILL TRAP ABRT
 # BUS FPE SEGV SYS and the shutdown signals INT USR1 USR2 TERM PWR), and HUP
