@@ -13,7 +13,9 @@
  * service is given needs: file handles reach past every mount
  * (open_by_handle_at with cap_dac_read_search opens any file of a file
  * system by its number), io_uring and userfaultfd are where kernel
- * exploits start, and root's user keyring is shared by every uid 0. */
+ * exploits start, and root's user keyring is shared by every uid 0.
+ * chroot is not in @mount (systemd's has it): cap_sys_chroot is its own
+ * capability, and postfix's master, given it, chroots its daemons. */
 syscall_group_info const syscall_groups[SG_COUNT] = {
   [SG_BPF] = { "@bpf", CAP_BPF },
   [SG_DEBUG] = { "@debug", CAP_SYS_PTRACE },
@@ -36,7 +38,7 @@ syscall_member const syscall_members[] = {
   M(IO_URING, io_uring_setup), M(IO_URING, io_uring_enter), M(IO_URING, io_uring_register),
   M(KEYRING, add_key), M(KEYRING, keyctl), M(KEYRING, request_key),
   M(MODULE, init_module), M(MODULE, finit_module), M(MODULE, delete_module),
-  M(MOUNT, mount), M(MOUNT, umount2), M(MOUNT, pivot_root), M(MOUNT, chroot),
+  M(MOUNT, mount), M(MOUNT, umount2), M(MOUNT, pivot_root),
   M(MOUNT, open_tree), M(MOUNT, move_mount), M(MOUNT, fsopen), M(MOUNT, fsconfig),
   M(MOUNT, fsmount), M(MOUNT, fspick), M(MOUNT, mount_setattr),
 #ifdef SYS_umount
