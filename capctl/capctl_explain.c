@@ -120,11 +120,12 @@ static void print_json_container(FILE *f, svc_container const *ct)
 static void print_json_filter(FILE *f, svc const *s)
 {
   int g, n = 0;
-  if (!syscalls_filtered(s->syscalls_deny, s->user_namespaces)) {
+  if (!syscalls_filtered(s->syscalls_deny, s->user_namespaces, s->suid_refused)) {
     fprintf(f, "    \"filter\": null,\n");
     return;
   }
-  fprintf(f, "    \"filter\": {\"user_namespaces\": %s, \"denied\": [", s->user_namespaces ? "true" : "false");
+  fprintf(f, "    \"filter\": {\"user_namespaces\": %s, \"set_id_modes\": %s, \"denied\": [",
+          s->user_namespaces ? "true" : "false", s->suid_refused ? "false" : "true");
   for (g = 0; g < SG_COUNT; g++) {
     if (!(s->syscalls_deny & (1u << g))) continue;
     fprintf(f, "%s", n++ ? ", " : "");

@@ -34,6 +34,11 @@ int container_view(svc_container const *ct)
   return container_has_mounts(ct) || (ct && (ct->private_ipc || ct->hostname || ct->network != NET_HOST));
 }
 
+int container_contained(struct svc_s const *s)
+{
+  return s->mode == SVC_NOROOT || container_view(s->ct);
+}
+
 int container_unshare_flags(svc_container const *ct)
 {
   int f = 0;
@@ -87,6 +92,11 @@ int ct_key_private_tmp(conf_where *w, void *o, char const *v)
 int ct_key_private_pids(conf_where *w, void *o, char const *v)
 {
   return bool_key(w, &ct_of(o)->private_pids, v);
+}
+
+int ct_key_allow_suid(conf_where *w, void *o, char const *v)
+{
+  return bool_key(w, &ct_of(o)->allow_suid, v);
 }
 
 int ct_key_private_ipc(conf_where *w, void *o, char const *v)

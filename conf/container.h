@@ -57,6 +57,8 @@ typedef struct ct_listen_s {
 
 typedef struct container_s {
   unsigned char read_only, private_tmp, private_pids, private_ipc;
+  unsigned char allow_suid;  /* allow-suid = yes: writable paths, binds and the
+                                root directory keep set-id bits and devices */
   unsigned char network;   /* enum ct_network */
   char *netns;             /* network = netns:NAME: CT_NETNS_DIR/NAME */
   char *hostname;
@@ -78,6 +80,11 @@ int container_view(svc_container const *ct);
 /* Does the service need a file tree of its own (a mount namespace)? */
 int container_has_mounts(svc_container const *ct);
 
+struct svc_s;
+/* Is the service contained: mode = noroot, or a view of its own (any
+ * container key but listen)?  Its filter and defaults follow. */
+int container_contained(struct svc_s const *s);
+
 /* The keys (conf/svc_keys.c's table calls these). */
 int ct_key_read_only(conf_where *w, void *svc, char const *v);
 int ct_key_read_write(conf_where *w, void *svc, char const *v);
@@ -89,6 +96,7 @@ int ct_key_network(conf_where *w, void *svc, char const *v);
 int ct_key_hostname(conf_where *w, void *svc, char const *v);
 int ct_key_private_ipc(conf_where *w, void *svc, char const *v);
 int ct_key_listen(conf_where *w, void *svc, char const *v);
+int ct_key_allow_suid(conf_where *w, void *svc, char const *v);
 
 struct svc_s;
 struct conf_ctx_s;

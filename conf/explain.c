@@ -205,7 +205,7 @@ static int model_securebits(svc const *s, cred_state *x, prediction *p)
  * no_new_privs */
 static int model_caps(svc const *s, cred_state *x, prediction *p, int legacy_root)
 {
-  if (syscalls_filtered(s->syscalls_deny, s->user_namespaces) && !HAS(x->eff, CAP_SYS_ADMIN)) x->nnp = 1;
+  if (syscalls_filtered(s->syscalls_deny, s->user_namespaces, s->suid_refused) && !HAS(x->eff, CAP_SYS_ADMIN)) x->nnp = 1;
   if (!legacy_root) {
     if (s->caps & ~x->prm) {
       refuse(p, STAGE_CAPS, "capabilities outside the permitted set");
@@ -356,16 +356,19 @@ static void container_words(svc_container const *ct, prediction *p)
 static void filter_words(svc const *s, prediction *p)
 {
   char list[256];
-  int contained = s->mode == SVC_NOROOT || s->ct;
-  if (!syscalls_filtered(s->syscalls_deny, s->user_namespaces)) {
+  int contained = container_contained(s);
+  if (!syscalls_filtered(s->syscalls_deny, s->user_namespaces, s->suid_refused)) {
     if (contained)
       say(p, "user-namespaces = yes and no system-call filter: in a user namespace of its own it holds every capability, and reaches the kernel's namespaced code as root");
     return;
   }
-  say(p, "system-call filter: %s; denied (EPERM): %s; a call through another ABI than the native one kills it",
+  say(p, "system-call filter: %s; denied (EPERM): %s;%s a call through another ABI than the native one kills it",
       s->user_namespaces ? "user namespaces allowed"
                          : "no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS)",
-      syscall_groups_format(s->syscalls_deny, list, sizeof list));
+      syscall_groups_format(s->syscalls_deny, list, sizeof list),
+      s->suid_refused ? " no set-user-ID or set-group-ID mode can be given to a file (EPERM; openat2: ENOSYS);" : "");
+  if (s->ct && s->ct->allow_suid)
+    say(p, "allow-suid = yes: it may make set-user-ID files, root's for a uid 0, in what it can write, and they work there: the next user who runs one is that file's owner");
   if (s->user_namespaces && contained)
     say(p, "user-namespaces = yes: in a user namespace of its own it holds every capability, and reaches the kernel's namespaced code as root");
 }

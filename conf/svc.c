@@ -261,9 +261,10 @@ static unsigned file_errors(diag_list const *d, char const *file)
  * capabilities do not ask for, unless its file says otherwise. */
 static void filter_finish(svc *s)
 {
-  int contained = s->mode == SVC_NOROOT || s->ct;
+  int contained = container_contained(s);
   unsigned deny = contained ? syscalls_default_deny(s->caps) : 0;
   if (!s->line[K_USER_NAMESPACES]) s->user_namespaces = !contained;
+  s->suid_refused = contained && !(s->ct && s->ct->allow_suid);
   s->syscalls_deny = (unsigned short)((deny | s->syscalls_deny) & ~s->syscalls_allow);
 }
 

@@ -45,7 +45,7 @@ enum svc_key_id {
   K_RESTART_DELAY_MAX, K_STOP_SIGNAL, K_STOP_TIMEOUT, K_LOG, K_ENABLED,
   K_READ_ONLY, K_READ_WRITE, K_BIND, K_BIND_RO, K_ROOT_DIRECTORY, K_PRIVATE_TMP,
   K_PRIVATE_PIDS, K_NETWORK, K_HOSTNAME, K_PRIVATE_IPC, K_LISTEN, K_WRITES_STATE,
-  K_USER_NAMESPACES, K_SYSTEM_CALLS,
+  K_USER_NAMESPACES, K_SYSTEM_CALLS, K_ALLOW_SUID,
   K_COUNT
 };
 
@@ -108,6 +108,8 @@ typedef struct svc_s {
   unsigned char refused : 1;       /* an error was found: it must not start */
   unsigned char user_namespaces : 1;  /* may make user namespaces (final:
                                          svc_finish) */
+  unsigned char suid_refused : 1;  /* the filter refuses set-id modes: a
+                                      contained service without allow-suid */
   unsigned short ready_fd;         /* ready = fd:N (3 to 1023) */
   /* enum syscall_group bits: the groups the system-call filter denies
    * (final: svc_finish), and those the file allows (+@group) */

@@ -503,6 +503,7 @@ conf_key const svc_keys[] = {
   [K_WRITES_STATE] = { "writes-capinit-state", K_WRITES_STATE, 0, k_writes_state },
   [K_USER_NAMESPACES] = { "user-namespaces", K_USER_NAMESPACES, 0, k_user_namespaces },
   [K_SYSTEM_CALLS] = { "system-calls", K_SYSTEM_CALLS, 0, k_system_calls },
+  [K_ALLOW_SUID] = { "allow-suid", K_ALLOW_SUID, 0, ct_key_allow_suid },
 };
 size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];
 /* every key id has its row, at its index (the designators above) */

@@ -43,9 +43,9 @@ unsigned syscalls_default_deny(uint64_t caps);
 
 /* Does a service with these final values get a filter at all?  (A legacy
  * service whose file names neither key does not.) */
-static inline int syscalls_filtered(unsigned deny, int user_namespaces)
+static inline int syscalls_filtered(unsigned deny, int user_namespaces, int suid_refused)
 {
-  return deny || !user_namespaces;
+  return deny || !user_namespaces || suid_refused;
 }
 
 /* "@debug,@keyring" or "none" into buf; returns buf. */

@@ -123,6 +123,15 @@ static int exists(char const *path)
   return 1;
 }
 
+/* What a service may write holds no set-id program and no device it
+ * could use (a contained uid 0 would copy a shell there, mode 4755, for
+ * the next legacy root or other user that runs it), unless its file says
+ * allow-suid = yes. */
+static unsigned no_suid(svc_container const *ct)
+{
+  return ct->allow_suid ? 0 : MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+}
+
 /* ------------------------------------------------------------ stages */
 
 static int stage_namespaces(svc_container const *ct, priv_fail *f)
@@ -192,7 +201,8 @@ static int stage_mounts(svc_container const *ct, priv_fail *f)
 {
   size_t i;
   if (syscall(SYS_mount, 0, "/", 0, MS_REC | MS_PRIVATE, 0) < 0) return priv_failed(f, STAGE_MOUNTS, CT_ARG_PRIVATE);
-  if (ct->root && bind_at(AT_FDCWD, ct->root, AT_FDCWD, ct->root) < 0)
+  if (ct->root && (bind_at(AT_FDCWD, ct->root, AT_FDCWD, ct->root) < 0 ||
+                   set_attrs(ct->root, no_suid(ct), 0, 1) < 0))
     return priv_failed(f, STAGE_MOUNTS, CT_ARG_ROOT);
   for (i = 0; i < ct->nbinds; i++)
     if (bind_at(AT_FDCWD, ct->binds[i].src, AT_FDCWD, ct->binds[i].at) < 0)
@@ -318,13 +328,13 @@ static int stage_readonly(svc_container const *ct, priv_fail *f)
     if (ct->private_tmp && !ct->root && exists("/var/tmp") && set_attrs("/var/tmp", 0, MOUNT_ATTR_RDONLY, 0) < 0)
       return priv_failed(f, STAGE_READONLY, CT_ARG_VARTMP);
     for (i = 0; i < ct->nrw; i++)
-      if (self_bind(ct->rw[i].path, 0, MOUNT_ATTR_RDONLY, 1) < 0)
+      if (self_bind(ct->rw[i].path, no_suid(ct), MOUNT_ATTR_RDONLY, 1) < 0)
         return priv_failed(f, STAGE_READONLY, CT_ARG_RW + (int)i);
   }
   for (i = 0; i < ct->nbinds; i++) {
     ct_bind const *b = &ct->binds[i];
-    if (!b->ro && !ct->read_only) continue;
-    if (set_attrs(b->dst, b->ro ? MOUNT_ATTR_RDONLY : 0, b->ro ? 0 : MOUNT_ATTR_RDONLY, 1) < 0)
+    unsigned clear = !b->ro && ct->read_only ? MOUNT_ATTR_RDONLY : 0;
+    if (set_attrs(b->dst, (b->ro ? MOUNT_ATTR_RDONLY : 0) | no_suid(ct), clear, 1) < 0)
       return priv_failed(f, STAGE_READONLY, (int)i);
   }
   return 0;

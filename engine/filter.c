@@ -11,9 +11,17 @@
  *     unshare and clone with CLONE_NEWUSER fail with EPERM, and so does
  *     setns into a user namespace (nstype 0 may be one);
  *   - each member of a denied group fails with EPERM;
+ *   - unless allow-suid = yes: no set-user-ID or set-group-ID bit can be
+ *     given to a file (chmod, fchmod, fchmodat, fchmodat2, mkdir, mkdirat,
+ *     mknod, mknodat, open and openat with O_CREAT or O_TMPFILE, creat:
+ *     EPERM, when the mode has one; openat2, whose mode is in memory:
+ *     ENOSYS), as systemd's RestrictSUIDSGID: a contained uid 0 owns
+ *     root's files, and a set-uid root copy of a shell in a writable path
+ *     would be root for the next user who runs it;
  *   - everything else is allowed: the filter is a deny list on top of
  *     the capabilities, which remain what grants privilege. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
@@ -23,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,15 +53,22 @@
 #error "engine/filter.c: no seccomp architecture value for this target (add it beside the others)"
 #endif
 
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452  /* Linux 6.6; one number on every architecture */
+#endif
+#define SUID_BITS (S_ISUID | S_ISGID)
+#define CREATES (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))  /* O_TMPFILE holds O_DIRECTORY */
+
 /* the low 32 bits of argument N (little-endian: the filter reads 32 bits) */
 #define ARG_LO(n) (offsetof(struct seccomp_data, args) + 8 * (n))
 
 /* Jump targets, resolved by fix_jumps() once the program is whole: a
  * jump's jt or jf holds LABEL_BASE + one of these until then. */
-enum { L_ALLOW, L_EPERM, L_ENOSYS, L_KILL, L_FLAGS, L_SETNS, L_COUNT };
+enum { L_ALLOW, L_EPERM, L_ENOSYS, L_KILL, L_FLAGS, L_SETNS, L_MODE1, L_MODE2, L_MODE3, L_OPEN, L_OPENAT,
+       L_COUNT };
 #define LABEL_BASE 0xf0
 
-#define FILTER_MAX 96
+#define FILTER_MAX 128
 typedef struct prog_s {
   struct sock_filter v[FILTER_MAX];
   unsigned n;
@@ -89,6 +105,48 @@ static int fix_jumps(prog *p)
   return 0;
 }
 
+/* the calls that give a file a mode, each to the block that reads it */
+static void suid_calls(prog *p)
+{
+#ifdef SYS_chmod
+  JEQ(p, SYS_chmod, L_MODE1);
+  JEQ(p, SYS_mkdir, L_MODE1);
+  JEQ(p, SYS_mknod, L_MODE1);
+  JEQ(p, SYS_creat, L_MODE1);
+  JEQ(p, SYS_open, L_OPEN);
+#endif
+  JEQ(p, SYS_fchmod, L_MODE1);
+  JEQ(p, SYS_fchmodat, L_MODE2);
+  JEQ(p, SYS_fchmodat2, L_MODE2);
+  JEQ(p, SYS_mkdirat, L_MODE2);
+  JEQ(p, SYS_mknodat, L_MODE2);
+  JEQ(p, SYS_openat, L_OPENAT);
+  JEQ(p, SYS_openat2, L_ENOSYS);
+}
+
+#define JSET(p, k, yes, no) emit(p, BPF_JMP | BPF_JSET | BPF_K, (k), LABEL_BASE + (yes), LABEL_BASE + (no))
+
+/* open(path, flags, mode), openat(dir, path, flags, mode): the mode counts
+ * only when the call creates a file; then a mode of argument N */
+static void suid_blocks(prog *p)
+{
+  LABEL(p, L_OPEN);
+  LD(p, ARG_LO(1));
+  JSET(p, CREATES, L_MODE2, L_ALLOW);
+  LABEL(p, L_OPENAT);
+  LD(p, ARG_LO(2));
+  JSET(p, CREATES, L_MODE3, L_ALLOW);
+  LABEL(p, L_MODE1);
+  LD(p, ARG_LO(1));
+  JSET(p, SUID_BITS, L_EPERM, L_ALLOW);
+  LABEL(p, L_MODE2);
+  LD(p, ARG_LO(2));
+  JSET(p, SUID_BITS, L_EPERM, L_ALLOW);
+  LABEL(p, L_MODE3);
+  LD(p, ARG_LO(3));
+  JSET(p, SUID_BITS, L_EPERM, L_ALLOW);
+}
+
 static void build(svc const *s, prog *p)
 {
   size_t i;
@@ -107,7 +165,9 @@ static void build(svc const *s, prog *p)
   }
   for (i = 0; i < syscall_members_n; i++)
     if (s->syscalls_deny & (1u << syscall_members[i].group)) JEQ(p, (unsigned)syscall_members[i].nr, L_EPERM);
+  if (s->suid_refused) suid_calls(p);
   RET(p, SECCOMP_RET_ALLOW);
+  if (s->suid_refused) suid_blocks(p);
   if (!s->user_namespaces) {
     /* unshare(flags), clone(flags, ...): the flags are argument 0 */
     LABEL(p, L_FLAGS);
@@ -141,7 +201,7 @@ int filter_configure(void)
 
 int filter_needed(svc const *s)
 {
-  return syscalls_filtered(s->syscalls_deny, s->user_namespaces);
+  return syscalls_filtered(s->syscalls_deny, s->user_namespaces, s->suid_refused);
 }
 
 /* A process without cap_sys_admin may load a filter only under

@@ -145,7 +145,7 @@ static int filter_differs(client *c, service *s, char const *name, pid_t pid)
   char live[40], want[40];
   long own_filters;
   if (!sv.seccomp || seccomp_of(pid, live, sizeof live) < 0 || seccomp_of(getpid(), want, sizeof want) < 0) return 0;
-  if (syscalls_filtered(s->spec->syscalls_deny, s->spec->user_namespaces)) {
+  if (syscalls_filtered(s->spec->syscalls_deny, s->spec->user_namespaces, s->spec->suid_refused)) {
     own_filters = strchr(want, '-') ? -1 : strtol(strchr(want, ':') + 1, 0, 10);
     if (own_filters < 0) snprintf(want, sizeof want, "2:-");
     else snprintf(want, sizeof want, "2:%ld", own_filters + 1);

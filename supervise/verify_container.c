@@ -5,7 +5,9 @@
  *     own elsewhere (network = netns:NAME: the one /run/netns/NAME holds);
  *   - /proc/PID/mountinfo: / read-only under read-only = yes, the
  *     read-write paths and /dev writable, /proc/sys read-only, each bind
- *     at its target with its declared mode, a tmpfs on /tmp;
+ *     at its target with its declared mode, a tmpfs on /tmp; the
+ *     read-write paths, binds and root directory nosuid,nodev unless
+ *     allow-suid = yes;
  *   - /proc/PID/root is the root directory;
  *   - its /proc is its PID namespace's own: the command is there, at the
  *     pid that namespace gives it. */
@@ -101,6 +103,26 @@ static int check_mount(mountinfo_entry const *v, size_t n, char const *path, cha
   return 0;
 }
 
+/* nosuid and nodev among a mount's options ("rw,nosuid,nodev,relatime") */
+static int has_opt(char const *opts, char const *opt)
+{
+  size_t n = strlen(opt);
+  for (char const *p = opts; p; p = strchr(p, ',')) {
+    if (*p == ',') p++;
+    if (!strncmp(p, opt, n) && (p[n] == ',' || !p[n])) return 1;
+  }
+  return 0;
+}
+
+static int check_nosuid(svc_container const *ct, mountinfo_entry const *v, size_t n, char const *path, diff *d)
+{
+  mountinfo_entry const *m = mount_at(v, n, path);
+  char field[4200];
+  if (ct->allow_suid || !m || (has_opt(m->options, "nosuid") && has_opt(m->options, "nodev"))) return 0;
+  snprintf(field, sizeof field, "mount:%s", path);
+  return differs(d, field, m->options, "nosuid,nodev");
+}
+
 static char *slurp_mountinfo(pid_t pid, size_t *len)
 {
   char path[64];
@@ -147,10 +169,13 @@ static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
   if (ct->read_only) {
     bad = check_mount(v, n, "/", "ro", 0, d) || check_mount(v, n, "/proc/sys", "ro", 0, d) ||
           check_mount(v, n, "/dev", "rw", 0, d);
-    for (i = 0; !bad && i < ct->nrw; i++) bad = check_mount(v, n, ct->rw[i].path, "rw", 0, d);
+    for (i = 0; !bad && i < ct->nrw; i++)
+      bad = check_mount(v, n, ct->rw[i].path, "rw", 0, d) || check_nosuid(ct, v, n, ct->rw[i].path, d);
   }
   for (i = 0; !bad && i < ct->nbinds; i++)
-    bad = check_mount(v, n, ct->binds[i].dst, ct->binds[i].ro ? "ro" : ct->read_only ? "rw" : 0, 0, d);
+    bad = check_mount(v, n, ct->binds[i].dst, ct->binds[i].ro ? "ro" : ct->read_only ? "rw" : 0, 0, d) ||
+          check_nosuid(ct, v, n, ct->binds[i].dst, d);
+  if (!bad && ct->root) bad = check_nosuid(ct, v, n, "/", d);
   if (!bad && (ct->private_tmp || ct->root)) bad = check_mount(v, n, "/tmp", "rw", "tmpfs", d);
   if (!bad && (ct->private_pids || ct->root)) bad = check_mount(v, n, "/proc", 0, "proc", d);
   free(v);

@@ -4,6 +4,8 @@
 #   - network = netns:NAME where /run/netns/NAME is a symbolic link to
 #     /proc/self/ns/net (the host's network): refused at stage network,
 #     the host's network never joined; control: a real named namespace;
+#   - set-user-ID files: a contained service cannot give a file a set-id
+#     mode, and its writable paths are nosuid,nodev; control: allow-suid;
 #   - keyrings: each service starts in a session keyring of its own, not
 #     capinit's nor another service's (the kernel's serial numbers);
 #     control: two processes that inherit one share it.
@@ -33,6 +35,43 @@ got=$("$CAPEXEC" -k "network=netns:$NS-file" -- /bin/readlink /proc/self/ns/net 
 rc=$?
 t_eq "$rc:$got" "115:capexec: fatal: unable to join the network namespace /run/netns/$NS-file (stage network): Invalid argument" \
   "a plain file at /run/netns/NAME: no network namespace (NS_GET_NSTYPE), refused"
+# --- set-user-ID files in what a contained service may write ------------------
+# a contained uid 0 copies a program into its read-write path and makes it
+# set-user-ID root: refused by its filter (chmod, fchmod through install,
+# open with O_CREAT and the mode), and its own view of the path is
+# nosuid,nodev.  The ground truth: the file's mode on the host, and what
+# another user gets from running it (the probe's euid).
+W=$T/w
+mkdir -p "$W"
+chmod 755 "$W"
+euid_of() { setpriv --reuid=65534 --regid=65534 --clear-groups "$1" 2>/dev/null | sed -n 's/^ *"euid": \([0-9]*\),$/\1/p'; }
+cp "$PROBE" "$W/control-p"
+chmod 4755 "$W/control-p"
+t_eq "$(euid_of "$W/control-p")" 0 "control: a set-user-ID root probe in $W runs as euid 0 for uid 65534"
+rm -f "$W/control-p"
+attack='cp "$1" "$2/p" && chmod 4755 "$2/p"; echo "chmod $?"
+  install -m 4755 "$1" "$2/q"; echo "install $?"
+  perl -e "use Fcntl; sysopen(F, \"$2/r\", O_CREAT | O_WRONLY, 04755) or exit 1"; echo "open $?"
+  mkdir -m 2755 "$2/d"; echo "mkdir $?"
+  grep " $2 " /proc/self/mountinfo | cut -d" " -f6'
+got=$("$CAPEXEC" -k mode=noroot -k read-only=yes -k "read-write=$W" -- /bin/sh -c "$attack" sh "$PROBE" "$W" 2>/dev/null | tr '\n' ' ')
+t_eq "$got" "chmod 1 install 1 open 1 mkdir 1 rw,nosuid,nodev,relatime " \
+  "a contained uid 0: chmod, install -m, open(O_CREAT) and mkdir with a set-id mode refused; its read-write path is nosuid,nodev"
+t_eq "$(stat -c %a "$W/p") $(euid_of "$W/p")" "755 65534" "... the copy stays 0755 on the host: uid 65534 who runs it stays 65534"
+t_eq "$(find "$W" -perm /6000 | wc -l)" 0 "... no file or directory in $W has a set-id bit"
+rm -rf "$W"/*
+got=$("$CAPEXEC" -k mode=noroot -- /bin/sh -c "$attack" sh "$PROBE" "$W" 2>/dev/null | sed -n 1p)
+t_eq "$got" "chmod 1" "a noroot uid 0 without container keys: the same chmod refused (its tree is root's)"
+rm -rf "$W"/*
+got=$("$CAPEXEC" -k mode=noroot -k read-only=yes -k "read-write=$W" -k allow-suid=yes -- /bin/sh -c "$attack" sh "$PROBE" "$W" 2>/dev/null | tr '\n' ' ')
+t_eq "$got" "chmod 0 install 0 open 0 mkdir 0 rw,relatime " "control: allow-suid = yes: every set-id mode given, the path keeps set-id bits and devices"
+t_eq "$(stat -c %a "$W/p") $(euid_of "$W/p") $(find "$W" -perm /6000 | wc -l)" "4755 0 4" \
+  "control: ... and the copy is set-user-ID root on the host: uid 65534 who runs it gets euid 0 (4 set-id files and directories)"
+rm -rf "$W"/*
+got=$("$CAPEXEC" -k mode=legacy -- /bin/sh -c "$attack" sh "$PROBE" "$W" 2>/dev/null | sed -n 1p)
+t_eq "$got" "chmod 0" "control: a legacy root service has no such rule"
+rm -rf "$W"/*
+
 # the same under capinit: the service never runs
 svc linked <<EOF
 command = /bin/readlink /proc/self/ns/net

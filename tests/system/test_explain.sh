@@ -13,7 +13,7 @@ chmod 755 "$T"
 
 # the system-call filter of a contained service whose capabilities ask
 # for no group (capinit.svc(5), System calls)
-FILTER="system-call filter: no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS); denied (EPERM): @bpf,@debug,@file-handles,@io-uring,@keyring,@module,@mount,@reboot,@swap,@userfaultfd; a call through another ABI than the native one kills it"
+FILTER="system-call filter: no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS); denied (EPERM): @bpf,@debug,@file-handles,@io-uring,@keyring,@module,@mount,@reboot,@swap,@userfaultfd; no set-user-ID or set-group-ID mode can be given to a file (EPERM; openat2: ENOSYS); a call through another ABI than the native one kills it"
 exposure() { # ARGS... -> the exposure lines, one per line
   "$CAPCTL" explain "$@" | sed -n 's/^  exposure     //p'
 }

@@ -103,11 +103,11 @@ t_eq "$got" "capexec: -k:1: error: system-calls: @keyring is named twice" "a gro
 
 # --- explain predicts it ------------------------------------------------------
 got=$("$CAPCTL" explain --json -k mode=noroot -k capabilities=sys_ptrace -- /bin/true | grep '"filter"' | sed 's/^ *//')
-t_eq "$got" '"filter": {"user_namespaces": false, "denied": ["@bpf", "@file-handles", "@io-uring", "@keyring", "@module", "@mount", "@reboot", "@swap", "@userfaultfd"]},' \
+t_eq "$got" '"filter": {"user_namespaces": false, "set_id_modes": false, "denied": ["@bpf", "@file-handles", "@io-uring", "@keyring", "@module", "@mount", "@reboot", "@swap", "@userfaultfd"]},' \
   "explain --json: the filter of a noroot service with cap_sys_ptrace (@debug allowed by its capability)"
 got=$("$CAPCTL" explain --json -k mode=legacy -- /bin/true | grep '"filter"' | sed 's/^ *//')
 t_eq "$got" '"filter": null,' "explain --json, control: a legacy service without the keys has no filter"
-"$CAPCTL" explain -k read-only=yes -k user-namespaces=yes -k system-calls=+@bpf,+@debug,+@file-handles,+@io-uring,+@keyring,+@module,+@mount,+@reboot,+@swap,+@userfaultfd -- /bin/true | grep -q 'user-namespaces = yes and no system-call filter'
+"$CAPCTL" explain -k read-only=yes -k user-namespaces=yes -k allow-suid=yes -k system-calls=+@bpf,+@debug,+@file-handles,+@io-uring,+@keyring,+@module,+@mount,+@reboot,+@swap,+@userfaultfd -- /bin/true | grep -q 'user-namespaces = yes and no system-call filter'
 t_ok $? "explain warns about a contained service that opens everything"
 
 # --- capinit ------------------------------------------------------------------

@@ -546,7 +546,18 @@ static void system_calls_legacy(svc const *s, char const *what)
   t_ueq(s->user_namespaces, 1, "%s: and user namespaces", what);
 }
 
+static void allow_suid_yes(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->allow_suid && !s->suid_refused, "%s: set-id modes allowed, and not refused by the filter", what);
+}
+static void allow_suid_default(svc const *s, char const *what)
+{
+  t_ok(s->ct && !s->ct->allow_suid && s->suid_refused, "%s: a contained service's filter refuses set-id modes", what);
+}
+
 static roundtrip const roundtrips[] = {
+  { "allow-suid", OK "read-only = yes\nallow-suid = yes\n", allow_suid_yes },
+  { "allow-suid", OK "read-only = yes\nallow-suid = no\n", allow_suid_default },
   { "user-namespaces", OK "mode = noroot\nuser-namespaces = no\ncapabilities = sys_module\n", userns_default_noroot },
   { "user-namespaces", OK "mode = noroot\nuser-namespaces = yes\n", userns_yes },
   { "system-calls", OK "read-only = yes\nsystem-calls = +@keyring, -@module +@debug\ncapabilities = sys_module\n", system_calls_some },
