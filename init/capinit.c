@@ -27,9 +27,23 @@
 #include "../supervise/supervisor.h"
 #include "boot.h"
 
+/* --help and --version: on fd 1 with write(2), as all of capinit's output
+ * (stdio's stdout would bring its buffering code along, for two lines). */
+static void say_stdout(char const *s)
+{
+  size_t len = strlen(s);
+  while (len) {
+    ssize_t w = write(1, s, len);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    s += w;
+    len -= (size_t)w;
+  }
+}
+
 static void help(void)
 {
-  fputs(
+  say_stdout(
 "usage: capinit [--container] [-c DIR] [-r DIR]\n"
 "\n"
 "Supervise the services of DIR/services/*.svc, each started with exactly\n"
@@ -46,7 +60,7 @@ static void help(void)
 "exits 0.  As PID 1 of a machine: SIGTERM and SIGINT reboot, SIGUSR2 and\n"
 "SIGPWR power off, SIGUSR1 halts (busybox's reboot, poweroff, halt).\n"
 "SIGHUP rereads the configuration.  Control it with capctl(8).  See\n"
-"capinit(8).\n", stdout);
+"capinit(8).\n");
 }
 
 /* capinit's messages and the services with log = console go to fd 2: a
@@ -88,7 +102,7 @@ static int arguments(int argc, char **argv, int *container)
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--container")) *container = 1;
     else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { help(); return 1; }
-    else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) { puts("capinit " CAPINIT_VERSION); return 1; }
+    else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) { say_stdout("capinit " CAPINIT_VERSION "\n"); return 1; }
     else if (!strcmp(argv[i], "-c") && i + 1 < argc) sv.confdir = argv[++i];
     else if (!strcmp(argv[i], "-r") && i + 1 < argc) sv.rundir = argv[++i];
     else {
