@@ -134,6 +134,21 @@ static void print_json_filter(FILE *f, svc const *s)
   fprintf(f, "]},\n");
 }
 
+/* "escapes": the capabilities that open a way out of its container */
+static void print_json_escapes(FILE *f, svc const *s)
+{
+  char name[64];
+  size_t i;
+  int n = 0;
+  fprintf(f, "    \"escapes\": [");
+  for (i = 0; i < container_escapes_n; i++) {
+    if (!container_escape(s, container_escapes[i].cap)) continue;
+    fprintf(f, "%s", n++ ? ", " : "");
+    json_string(f, cap_name((unsigned)container_escapes[i].cap, name, sizeof name));
+  }
+  fprintf(f, "],\n");
+}
+
 static void print_json(FILE *f, svc const *s, char const *target, prediction *p, int last)
 {
   cred_state *a = &p->after;
@@ -166,6 +181,7 @@ static void print_json(FILE *f, svc const *s, char const *target, prediction *p,
   fprintf(f, "    \"at_secure\": %s,\n", p->at_secure ? "true" : "false");
   print_json_container(f, s->ct);
   print_json_filter(f, s);
+  print_json_escapes(f, s);
   fprintf(f, "    \"exposure\": [");
   for (i = 0; i < p->nexposure; i++) {
     fprintf(f, "%s\n      ", i ? "," : "");

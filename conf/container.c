@@ -8,10 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <arpa/inet.h>
+#include <linux/capability.h>
 
 #include "container.h"
 #include "keys.h"
 #include "svc.h"
+#include "syscalls.h"
 #include "values.h"
 #include "xalloc.h"
 
@@ -37,6 +39,36 @@ int container_view(svc_container const *ct)
 int container_contained(struct svc_s const *s)
 {
   return s->mode == SVC_NOROOT || container_view(s->ct);
+}
+
+ct_escape const container_escapes[] = {
+  { CAP_DAC_READ_SEARCH, "open_by_handle_at opens any file of a file system by its number, past every mount and root-directory" },
+  { CAP_SYS_ADMIN, "mount, remount and mount_setattr undo a read-only tree; setns joins any namespace" },
+  { CAP_SYS_PTRACE, "ptrace and /proc/PID/mem reach any process it can see, of any uid, capinit's children included" },
+  { CAP_SYS_MODULE, "a kernel module runs as the kernel" },
+  { CAP_SYS_RAWIO, "/dev/mem, I/O ports and raw SCSI commands reach the machine under every mount" },
+  { CAP_MKNOD, "a device node of the disk, made where it may write, opens the whole file system" },
+  { CAP_SETFCAP, "file capabilities set on a file it may write give them to whoever runs it" },
+  { CAP_SETUID, "any uid: every other service's files and processes" },
+  { CAP_SETGID, "any group: every group-owned file" },
+  { CAP_KILL, "signals to any process, capinit included" },
+  { CAP_SYS_BOOT, "reboot, or kexec another kernel" },
+  { CAP_BPF, "BPF programs and maps read kernel memory" },
+  { CAP_NET_ADMIN, "the machine's own network: its interfaces, routes and firewall" },
+  { CAP_SYS_CHROOT, "chroot out of a root-directory made by chroot (on an initramfs, which cannot be pivoted away)" },
+};
+size_t const container_escapes_n = sizeof container_escapes / sizeof *container_escapes;
+
+char const *container_escape(struct svc_s const *s, int cap)
+{
+  size_t i;
+  if (!container_contained(s) || !(s->caps & ((uint64_t)1 << cap))) return 0;
+  if (cap == CAP_DAC_READ_SEARCH && (s->syscalls_deny & (1u << SG_FILE_HANDLES))) return 0;
+  if (cap == CAP_NET_ADMIN && s->ct && s->ct->network == NET_NONE) return 0;
+  if (cap == CAP_SYS_CHROOT && !(s->ct && s->ct->root)) return 0;
+  for (i = 0; i < container_escapes_n; i++)
+    if (container_escapes[i].cap == cap) return container_escapes[i].how;
+  return 0;
 }
 
 int container_unshare_flags(svc_container const *ct)

@@ -85,6 +85,20 @@ struct svc_s;
  * container key but listen)?  Its filter and defaults follow. */
 int container_contained(struct svc_s const *s);
 
+/* The capabilities that open a way out of a container, each with how:
+ * capctl check warns and explain says so for a contained service that
+ * holds one. */
+typedef struct ct_escape_s {
+  int cap;
+  char const *how;
+} ct_escape;
+extern ct_escape const container_escapes[];
+extern size_t const container_escapes_n;
+/* How cap opens a way out of s's container, or NULL: s contained, and
+ * not made harmless by its own file (file handles its filter denies, the
+ * network of a namespace of its own). */
+char const *container_escape(struct svc_s const *s, int cap);
+
 /* The keys (conf/svc_keys.c's table calls these). */
 int ct_key_read_only(conf_where *w, void *svc, char const *v);
 int ct_key_read_write(conf_where *w, void *svc, char const *v);

@@ -410,6 +410,10 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
   container_words(s->ct, p);
   filter_words(s, p);
 
+  for (i = 0; i < container_escapes_n; i++) {
+    char const *how = container_escape(s, container_escapes[i].cap);
+    if (how) say(p, "%s opens a way out of its container: %s", cap_name((unsigned)container_escapes[i].cap, one, sizeof one), how);
+  }
   for (i = 0; i < sizeof root_equivalent / sizeof root_equivalent[0]; i++) {
     unsigned c;
     if (cap_from_text_name(root_equivalent[i], &c) < 0) continue;

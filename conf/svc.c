@@ -268,6 +268,21 @@ static void filter_finish(svc *s)
   s->syscalls_deny = (unsigned short)((deny | s->syscalls_deny) & ~s->syscalls_allow);
 }
 
+/* capctl check: a contained service given a capability that opens a way
+ * out of its container (conf/container.h) is told so, one line each */
+static void escapes_warn(svc const *s, conf_where *w)
+{
+  char name[64];
+  size_t i;
+  w->line = s->line[K_CAPABILITIES];
+  for (i = 0; i < container_escapes_n; i++) {
+    char const *how = container_escape(s, container_escapes[i].cap);
+    if (how)
+      conf_warning(w, "capabilities: %s opens a way out of its container: %s",
+                   cap_name((unsigned)container_escapes[i].cap, name, sizeof name), how);
+  }
+}
+
 void svc_finish(conf_ctx *ctx, svc *s)
 {
   conf_where w = { ctx->diags, s->file, 0, 0, file_errors(ctx->diags, s->file) };
@@ -298,6 +313,7 @@ void svc_finish(conf_ctx *ctx, svc *s)
   if (!s->line[K_SECUREBITS]) s->securebits = s->mode == SVC_NOROOT ? SECBITS_NOROOT_MODE : 0;
   if (!s->line[K_BOUNDING]) s->bounding = s->mode == SVC_NOROOT ? s->caps : CAPS_ALL;
   filter_finish(s);
+  escapes_warn(s, &w);
   if (s->caps & ~s->bounding) {
     w.line = s->line[K_CAPABILITIES];
     conf_error(&w, "capabilities: %s not in the bounding set (line %u): add it to 'bounding' or remove it here",

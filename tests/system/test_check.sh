@@ -11,7 +11,7 @@ R=$(pwd)/tests/unit/root
 mkdir -p "$T/c/services"
 S=$T/c/services
 printf 'command = /bin/sleep 1000\nuser = www\nmode = noroot\ncapabilities = net_bind_service\n' > "$S/web.svc"
-printf 'type = oneshot\ncommand = /bin/true\ncapabilities = net_admin\nmode = noroot\nread-only = yes\n' > "$S/net.svc"
+printf 'type = oneshot\ncommand = /bin/true\ncapabilities = net_admin\nmode = noroot\nread-only = yes\nnetwork = none\n' > "$S/net.svc"
 printf '# a comment\n\ncommand = "/bin/sh" -c "exec sleep 1000"\ndepends = net\n' > "$S/shell.svc"
 printf 'command = /bin/true\nusr = www\nready = fd:1\n' > "$S/bad1.svc"
 printf 'description = x\ncommand = /bin/true\ncapabilities = net_raw\nbounding = chown\ndepends = nosuch\n' > "$S/bad2.svc"
@@ -110,4 +110,18 @@ if [ -z "${CAPINIT_SAN:-}" ]; then
   t_ok $r "capctl is stripped"
 fi
 
+# --- capabilities that open a way out of a container (one line each) ----------
+mkdir -p "$T/e/services"
+E=$T/e/services
+printf 'command = /bin/true\nmode = noroot\nread-only = yes\ncapabilities = sys_ptrace, kill, net_bind_service\n' > "$E/out.svc"
+printf 'command = /bin/true\ncapabilities = sys_ptrace, kill\n' > "$E/legacy.svc"
+printf 'command = /bin/true\nmode = noroot\nread-only = yes\ncapabilities = dac_read_search\n' > "$E/handles-denied.svc"
+printf 'command = /bin/true\nmode = noroot\nread-only = yes\ncapabilities = dac_read_search\nsystem-calls = +@file-handles\n' > "$E/handles.svc"
+printf 'command = /bin/true\nmode = noroot\nread-only = yes\ncapabilities = net_admin\nnetwork = none\n' > "$E/netns.svc"
+out=$("$CAPCTL" check -R "$R" -c "$T/e" 2>&1); rc=$?
+t_eq "$rc:$out" "0:capctl: $E/handles.svc:4: warning: capabilities: cap_dac_read_search opens a way out of its container: open_by_handle_at opens any file of a file system by its number, past every mount and root-directory
+capctl: $E/out.svc:4: warning: capabilities: cap_sys_ptrace opens a way out of its container: ptrace and /proc/PID/mem reach any process it can see, of any uid, capinit's children included
+capctl: $E/out.svc:4: warning: capabilities: cap_kill opens a way out of its container: signals to any process, capinit included
+capctl: 0 errors, 3 warnings; 0 services refused" \
+  "a contained service's way-out capabilities: warned, one line each; none for cap_net_bind_service, a legacy service (control), file handles its filter denies, or cap_net_admin in a network of its own"
 t_done

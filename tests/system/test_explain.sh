@@ -63,6 +63,14 @@ noroot without no-new-privileges: file-capability binaries can raise privilege" 
 t_eq "$(exposure -k user=nobody -k mode=noroot -k capabilities=net_bind_service -k no-new-privileges=yes -- /bin/true)" \
   "holds cap_net_bind_service
 $FILTER" "noroot with nnp: only what it holds, and its filter"
+# a contained service's way out: in words (after the filter's) and in JSON
+t_eq "$(exposure -k mode=noroot -k read-only=yes -k capabilities=sys_ptrace,kill -- /bin/true | grep 'way out')" \
+  "cap_sys_ptrace opens a way out of its container: ptrace and /proc/PID/mem reach any process it can see, of any uid, capinit's children included
+cap_kill opens a way out of its container: signals to any process, capinit included" "a contained service's way-out capabilities, each with how"
+t_eq "$("$CAPCTL" explain --json -k mode=noroot -k read-only=yes -k capabilities=sys_ptrace,kill -- /bin/true 2>/dev/null | grep '"escapes"')" \
+  '    "escapes": ["cap_sys_ptrace", "cap_kill"],' "--json: the way-out capabilities"
+t_eq "$("$CAPCTL" explain --json -k capabilities=sys_ptrace,kill -- /bin/true 2>/dev/null | grep '"escapes"')" \
+  '    "escapes": [],' "--json, control: a legacy service has none to escape"
 t_eq "$(exposure -k user=nobody -k capabilities=sys_admin -k no-new-privileges=yes -- /bin/true)" \
   "holds cap_sys_admin
 cap_sys_admin is root-equivalent in practice" "cap_sys_admin named root-equivalent"
