@@ -520,7 +520,7 @@ install: all
 # and the Debian image under both inits (tests/bench/debian.sh).  bench-quick
 # prints the ratio table only (about a minute and a half, no boot: no
 # image needed).
-BENCH_BINS := $(addprefix $(B)/bench/,svc_record baseline nsrun privsyscalls netns_settle bootwatch)
+BENCH_BINS := $(addprefix $(B)/bench/,svc_record baseline nsrun privsyscalls netns_settle bootwatch filter_cost)
 BENCH_STAMP := $(B)/.deps-bench
 
 .PHONY: bench bench-quick clean-bench
@@ -534,6 +534,10 @@ $(B)/bench/%: $(B)/obj/tests/bench/%.o
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+# the filter's microbenchmark runs the engine's own filter_apply()
+$(B)/bench/filter_cost: $(B)/obj/tests/bench/filter_cost.o $(ENGINE_OBJ) $(CONF_OBJ)
+	$(LINK)
 
 bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS) debian
 	@sh tests/bench/run.sh $(B) full
