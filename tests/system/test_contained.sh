@@ -72,6 +72,11 @@ got=$("$CAPEXEC" -k mode=legacy -- /bin/sh -c "$attack" sh "$PROBE" "$W" 2>/dev/
 t_eq "$got" "chmod 0" "control: a legacy root service has no such rule"
 rm -rf "$W"/*
 
+# --- a /proc of its own lists no process it may not trace ---------------------
+got=$("$CAPEXEC" -k private-pids=yes -k mode=noroot -k read-only=yes -- /bin/sh -c "awk '\$5 == \"/proc\" { o = \$NF } END { print o }' /proc/self/mountinfo")
+t_eq "$got" "rw,hidepid=invisible" "a private-pids service's /proc: its own instance, hidepid=invisible"
+t_eq "$(awk '$5 == "/proc" { o = $NF } END { print o }' /proc/self/mountinfo)" "rw" "control: the host's /proc has no hidepid"
+
 # the same under capinit: the service never runs
 svc linked <<EOF
 command = /bin/readlink /proc/self/ns/net
