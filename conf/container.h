@@ -118,6 +118,11 @@ struct conf_ctx_s;
  * must exist, be what they say (no symbolic link on the way) and fit
  * together; the keys that need others. */
 void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w);
+/* The defaults that follow from the rest of the file (called by
+ * svc_finish once the ids and securebits are final): a contained noroot
+ * uid 0 gets a PID namespace of its own unless its file says
+ * private-pids = no. */
+void container_defaults(struct svc_s *s);
 
 void container_free(svc_container *ct);
 

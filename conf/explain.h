@@ -56,6 +56,8 @@ typedef struct prediction_s {
                               STAGE_NONE: the service file itself */
   char reason[256];
   cred_state after;        /* after exec */
+  cred_state launched;     /* after the engine, before exec: what a
+                              private-pids service's reaper holds */
   int at_secure;
   char exposure[EXPLAIN_LINES_MAX][1200];
   size_t nexposure;

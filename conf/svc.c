@@ -312,6 +312,7 @@ void svc_finish(conf_ctx *ctx, svc *s)
 
   if (!s->line[K_SECUREBITS]) s->securebits = s->mode == SVC_NOROOT ? SECBITS_NOROOT_MODE : 0;
   if (!s->line[K_BOUNDING]) s->bounding = s->mode == SVC_NOROOT ? s->caps : CAPS_ALL;
+  container_defaults(s);
   filter_finish(s);
   escapes_warn(s, &w);
   if (s->caps & ~s->bounding) {

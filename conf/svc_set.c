@@ -265,6 +265,44 @@ found:
   free(queue);
 }
 
+/* Two services of one uid see each other's processes unless one has a
+ * PID namespace of its own: to the kernel they are the same user, and each
+ * may signal and ptrace the other's.  Each such service but a legacy root
+ * one (which may anyway) is warned, with the other it shares its uid
+ * with.  Sorted by uid: capinit loads thousands of files. */
+static svc_set const *by_uid_set;
+static int by_uid(void const *a, void const *b)
+{
+  svc const *x = by_uid_set->v[*(size_t const *)a], *y = by_uid_set->v[*(size_t const *)b];
+  if (x->uid != y->uid) return x->uid < y->uid ? -1 : 1;
+  return *(size_t const *)a < *(size_t const *)b ? -1 : 1;
+}
+
+static int sees_others(svc const *s)
+{
+  return !s->refused && !(s->ct && s->ct->private_pids);
+}
+
+static void shared_uid_warn(conf_ctx *ctx, svc_set const *set)
+{
+  size_t *v = xcalloc(set->n + 1, sizeof *v), n = 0, i, j;
+  for (i = 0; i < set->n; i++)
+    if (sees_others(set->v[i])) v[n++] = i;
+  by_uid_set = set;
+  qsort(v, n, sizeof *v, by_uid);
+  for (i = 0; i < n; i++) {
+    svc *s = set->v[v[i]];
+    int legacy_root = s->uid == 0 && !(s->securebits & 1u);
+    if (legacy_root) continue;
+    j = i > 0 && set->v[v[i - 1]]->uid == s->uid ? i - 1 : i + 1 < n && set->v[v[i + 1]]->uid == s->uid ? i + 1 : i;
+    if (j == i) continue;
+    conf_where w = { ctx->diags, s->file, s->line[K_PRIVATE_PIDS], 0, 0 };
+    conf_warning(&w, "uid %u is also service %s's, and neither has private-pids: each can signal and ptrace "
+                     "the other's processes (the kernel's same user)", (unsigned)s->uid, set->v[v[j]]->name);
+  }
+  free(v);
+}
+
 void svc_set_validate(conf_ctx *ctx, svc_set *set)
 {
   size_t i, j;
@@ -273,6 +311,7 @@ void svc_set_validate(conf_ctx *ctx, svc_set *set)
   int changed;
 
   state_guard(ctx, set);
+  shared_uid_warn(ctx, set);
   graph_build(&g, set);
   for (i = 0; i < set->n; i++) {
     svc *s = set->v[i];

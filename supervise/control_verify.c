@@ -101,7 +101,10 @@ static void judge_members(client *c, service *s, proc_table const *procs, predic
   m->worst.result = VERDICT_SAME;
   for (i = 0; i < n; i++) {
     proc_entry const *e = &procs->v[members[i]];
-    if (verify_process(c, s, e, &p->after, &v) < 0) continue;
+    /* the reaper never executes the command: it holds what the engine
+     * left, not what the exec gives (file capabilities, set-id) */
+    int reaper = e->pid == s->pid && s->spec->ct && s->spec->ct->private_pids;
+    if (verify_process(c, s, e, reaper ? &p->launched : &p->after, &v) < 0) continue;
     m->seen++;
     m->dropped += v.result == VERDICT_DROPPED;
     if (v.result == VERDICT_MORE && m->worst.result != VERDICT_MORE) {

@@ -62,7 +62,12 @@ exit 0
 EOF
 chmod 755 "$T/attack.sh"
 
+# private-pids = no: the attackers share capinit's PID namespace, so that
+# capinit's own judgement is what they meet (with a PID namespace of
+# their own, the default for a contained uid 0, they could not even name
+# capinit's pid)
 CONTAIN="mode = noroot
+private-pids = no
 no-new-privileges = yes
 read-only = yes
 read-write = $OUT

@@ -97,7 +97,47 @@ mode = noroot
 read-only = yes
 system-calls = +@keyring
 EOF
+# --- another service's processes ----------------------------------------------
+# the victim: a uid-0 service whose tree has a writable path, in capinit's
+# PID namespace; the attackers: contained uid 0, read-only, one with the
+# default PID namespace of its own, one (the control) with private-pids = no
+mkdir -p "$T/vw"
+chmod 755 "$T/vw"
+svc victim <<EOF
+command = /bin/sleep 100000
+mode = noroot
+read-only = yes
+read-write = $T/vw
+private-pids = no
+EOF
+cat > "$T/reach.sh" <<'EOS'
+read p < "$1/victim.pid"
+kill -0 "$p" 2>/dev/null; echo "kill $?"
+ls "/proc/$p/root/" >/dev/null 2>&1; echo "root $?"
+echo x 2>/dev/null > "/proc/$p/root$1/vw/from-$2"; echo "write $?"
+EOS
+for a in reacher reacher-shared; do
+  {
+    printf 'type = oneshot\nenabled = no\nmode = noroot\nread-only = yes\n'
+    printf 'command = /bin/sh %s %s %s\n' "$T/reach.sh" "$T" "$a"
+    [ $a = reacher-shared ] && printf 'private-pids = no\n'
+  } | svc $a
+done
+
 sv_start
+sv_wait victim up
+sv_field victim pid > "$T/victim.pid"
+for a in reacher reacher-shared; do
+  sv_ctl start $a >/dev/null
+  sv_wait $a up
+done
+t_eq "$(cut -d' ' -f2- "$T/log/reacher.log" | tr '\n' ' ')" "kill 1 root 2 write 2 " \
+  "a contained uid 0 (its own PID namespace by default): it cannot signal another uid-0 service, nor reach its tree through /proc/PID/root"
+t_eq "$(cut -d' ' -f2- "$T/log/reacher-shared.log" | tr '\n' ' ')" "kill 0 root 0 write 0 " \
+  "control: with private-pids = no it signals the victim, and writes into its tree through /proc/PID/root"
+t_eq "$(ls "$T/vw" | tr '\n' ' ')" "from-reacher-shared " "... the host's ground truth: only the control's file is in the victim's writable path"
+t_eq "$("$CAPCTL" check -c "$T/c" 2>&1 | grep -c 'neither has private-pids')" 2 \
+  "capctl check warns about both services that share uid 0 without a PID namespace (the victim and the control)"
 sv_wait linked failed
 sv_wait named up
 t_eq "$(sv_field linked failure)" "stage network: unable to join the network namespace /run/netns/$NS-link: Symbolic link loop" \

@@ -77,10 +77,10 @@ specs() {
   cat <<EOF
 plain|user = nobody|RW=$T/rw|$NOBODY \$P
 read-only|user = nobody;read-only = yes;read-write = $T/rw|RW=$T/rw|unshare --mount sh -c "$R && ro_all && rw_path $T/rw && exec $NOBODY \$P"
-read-only-root|mode = noroot;read-only = yes;read-write = $T/rw;hostname = ro-root|RW=$T/rw PROCSYS=1|unshare --mount --uts sh -c "hostname ro-root && $R && ro_all && rw_path $T/rw && exec $ROOT0 \$P"
+read-only-root|mode = noroot;read-only = yes;read-write = $T/rw;hostname = ro-root;private-pids = no|RW=$T/rw PROCSYS=1|unshare --mount --uts sh -c "hostname ro-root && $R && ro_all && rw_path $T/rw && exec $ROOT0 \$P"
 private-tmp|user = nobody;private-tmp = yes;bind-ro = $T/p:/srv||unshare --mount sh -c "$R && ro_bind $T/p /srv && tmpfs_on /tmp && exec $NOBODY /bin/sh /srv/ctprobe.sh"
 binds|user = nobody;bind-ro = $T/ro:/mnt;bind = $T/rw:/media|RW=/media BIND_RO=/mnt|unshare --mount sh -c "$R && ro_bind $T/ro /mnt && mount --bind $T/rw /media && exec $NOBODY \$P"
-root-directory|user = nobody;root-directory = $T/root;bind-ro = /usr;bind-ro = /etc;bind-ro = $T/p:/p;bind-ro = $T/ro:/ro|BIND_RO=/ro|unshare --mount --fork sh -c "$R && mount --bind $T/root $T/root && ro_bind /usr $T/root/usr && ro_bind /etc $T/root/etc && ro_bind $T/p $T/root/p && ro_bind $T/ro $T/root/ro && mount -t proc proc $T/root/proc && tmpfs_on $T/root/tmp && exec unshare --root=$T/root $NOBODY /bin/sh /p/ctprobe.sh"
+root-directory|user = nobody;root-directory = $T/root;bind-ro = /usr;bind-ro = /etc;bind-ro = $T/p:/p;bind-ro = $T/ro:/ro|BIND_RO=/ro|unshare --mount --fork sh -c "$R && mount --bind $T/root $T/root && ro_bind /usr $T/root/usr && ro_bind /etc $T/root/etc && ro_bind $T/p $T/root/p && ro_bind $T/ro $T/root/ro && mount -t proc -o hidepid=invisible proc $T/root/proc && tmpfs_on $T/root/tmp && exec unshare --root=$T/root $NOBODY /bin/sh /p/ctprobe.sh"
 private-pids|user = nobody;private-pids = yes||unshare --pid --fork --mount --mount-proc $NOBODY \$P
 network-none|user = nobody;network = none||unshare --net sh -c "ip link set lo up && exec $NOBODY \$P"
 network-netns|user = nobody;network = netns:$NETNS||nsenter --net=/run/netns/$NETNS $NOBODY \$P
@@ -170,9 +170,9 @@ t_eq "$(g private-tmp w./tmp) $(g private-tmp tmp.shared) $(g private-tmp ns.mnt
   "private-tmp: /tmp writable, empty of capinit's files, in its own mount namespace"
 t_eq "$(g binds bind.read) $(g binds bind.w) $(g binds w.rw)" "bound EROFS ok" \
   "bind-ro: the file is there, read-only; bind: writable"
-t_eq "$(g root-directory bind.read) $(g root-directory tmp.shared) $(g root-directory mount./) $(g root-directory marker.seen)" \
-  "bound no rw yes" \
-  "root-directory: only the tree and its binds (a bind-ro read), an empty /tmp; the marker still seen (no private-pids)"
+t_eq "$(g root-directory bind.read) $(g root-directory tmp.shared) $(g root-directory mount./) $(g root-directory marker.seen) $(g root-directory marker.kill)" \
+  "bound no rw no EPERM" \
+  "root-directory: only the tree and its binds (a bind-ro read), an empty /tmp; root's marker not listed in its /proc (hidepid=invisible), but there (no private-pids: EPERM, not ESRCH)"
 t_eq "$(g private-pids ns.pid) $(g private-pids marker.seen) $(g private-pids marker.kill)" "own no ESRCH" \
   "private-pids: its own PID namespace: the marker is neither seen nor reachable (ESRCH)"
 t_eq "$(g network-none ns.net) $(g network-none net.links) $(g network-none net.lo)" "own lo  up" \
