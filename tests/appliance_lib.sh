@@ -101,6 +101,9 @@ app_common() { # F ROOTFSTYPE ROOT-MODE
     "$p: pinger: uid 81 (ping), cap_net_raw permitted and effective from its file, not ambient, bounding net_raw"
   t_eq "$(rec "creds syslogd")" "0 0 $Z $FULL $FULL $FULL $Z 0" "$p: syslogd: legacy root, full root (the declared exception)"
   t_eq "$(rec "creds demo")" "0 0 $Z $FULL $FULL $FULL $Z 0" "$p: demo runner: legacy root"
+  # Seccomp of /proc/PID/status: 2 is a filter, 0 none
+  t_eq "$(rec "seccomp httpd") $(rec "seccomp console") $(rec "seccomp pinger") $(rec "seccomp syslogd") $(rec "seccomp demo")" "2 2 2 0 0" \
+    "$p: httpd, console and pinger (contained) run under their system-call filter; syslogd and the demo runner (legacy, the control) under none"
   t_eq "$(rec "oneshot net")" "$B12" "$p: net (oneshot) ran with cap_net_admin only (CapEff it logged)"
   t_eq "$(rec "oneshot lockdown")" "$B21" "$p: lockdown (oneshot) ran with cap_sys_admin only"
   t_eq "$(rec "console self")" "0  $Z $Z $Z" "$p: the console shell's own /proc/self/status: uid 0, CapPrm CapEff CapBnd empty"

@@ -65,6 +65,7 @@ for s in $(sed -n 's/^ *"name": "\(.*\)",$/\1/p' /run/demo/status.json); do
   [ "${pid:-0}" != 0 ] || continue
   set -- $(creds "$pid")
   R "creds $s $*"
+  R "seccomp $s $(awk '$1 == "Seccomp:" { print $2 }' "/proc/$pid/status")"
   [ "$s" = demo ] || say "   $s: uid $1, holds $(capnames "$5"), bounding set $(capnames "$6")"
 done
 # the oneshots are done, with no process left: what they logged of themselves
