@@ -151,6 +151,8 @@ static void build(svc const *s, prog *p)
 {
   size_t i;
   p->n = 0;
+  /* a label left unset stays 0: a jump to it is refused (fix_jumps) */
+  memset(p->at, 0, sizeof p->at);
   LD(p, offsetof(struct seccomp_data, arch));
   emit(p, BPF_JMP | BPF_JEQ | BPF_K, FILTER_ARCH, 0, LABEL_BASE + L_KILL);
   LD(p, offsetof(struct seccomp_data, nr));
