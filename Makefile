@@ -535,8 +535,9 @@ $(B)/bench/%: $(B)/obj/tests/bench/%.o
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 
-# the filter's microbenchmark runs the engine's own filter_apply()
-$(B)/bench/filter_cost: $(B)/obj/tests/bench/filter_cost.o $(ENGINE_OBJ) $(CONF_OBJ)
+# the filter's microbenchmark, and the privilege sequence's filter, run
+# the engine's own filter_apply()
+$(B)/bench/filter_cost $(B)/bench/privsyscalls: $(B)/bench/%: $(B)/obj/tests/bench/%.o $(ENGINE_OBJ) $(CONF_OBJ)
 	$(LINK)
 
 bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS) debian

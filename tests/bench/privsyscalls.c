@@ -13,8 +13,10 @@
  *          bounding = inheritable = ambient = cap_net_bind_service -- keep-caps,
  *          setgroups, setresgid, setresuid, capget/capset, one
  *          PR_CAPBSET_DROP per other capability, capset, ambient clear and
- *          raise, securebits, capset; the spec asks no no_new_privs (with it:
- *          one more prctl) -- then _exit.
+ *          raise, securebits, the system-call filter of a contained service
+ *          (engine/filter.c's filter_apply for the same spec: mode =
+ *          noroot makes it one), capset; the spec asks no no_new_privs
+ *          (with it: one more prctl) -- then _exit.
  * Raw syscalls, as in the engine.  Prints the median round trip of each,
  * in ns ("micro_bare_ns N" ...), and the number of calls of the priv
  * sequence.  First, one priv child checks its own /proc/self/status
@@ -31,6 +33,9 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
+#include "../../conf/diag.h"
+#include "../../conf/svc.h"
+#include "../../engine/engine.h"
 #include "../../engine/sysnum.h"
 
 #define CAP_NBS 10  /* cap_net_bind_service */
@@ -38,6 +43,7 @@
 
 static unsigned last_cap;
 static unsigned priv_calls;
+static svc *priv_spec;   /* the privileged service's spec, for its filter */
 
 static uint64_t now_ns(void)
 {
@@ -101,6 +107,10 @@ static unsigned seq_priv(void)
   CALL(prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NBS, 0, 0));
   CALL(prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
   CALL(prctl(PR_SET_SECUREBITS, 0x2f, 0, 0, 0));
+  {
+    priv_fail f;
+    CALL(filter_apply(priv_spec, &f));
+  }
   CALL(caps(1, want, want, want, 0, 0));
   return n;
 }
@@ -112,7 +122,7 @@ static void check_priv(void)
   static char const *const keys[] = {
     "CapInh:\t0000000000000400\n", "CapPrm:\t0000000000000400\n", "CapEff:\t0000000000000400\n",
     "CapBnd:\t0000000000000400\n", "CapAmb:\t0000000000000400\n",
-    "Uid:\t65534\t65534\t65534\t65534\n", "Gid:\t65534\t65534\t65534\t65534\n",
+    "Uid:\t65534\t65534\t65534\t65534\n", "Gid:\t65534\t65534\t65534\t65534\n", "Seccomp:\t2\n",
   };
   char buf[8192], *g;
   ssize_t r, len = 0;
@@ -186,6 +196,17 @@ int main(int argc, char **argv)
     return 111;
   }
   fclose(f);
+  {
+    static char const *const pairs[] = { "command=/bin/true", "user=65534", "group=65534", "groups=",
+                                         "mode=noroot", "capabilities=net_bind_service" };
+    static diag_list diags;
+    conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 1 };
+    priv_spec = svc_load_pairs(&ctx, "-k", pairs, sizeof pairs / sizeof *pairs);
+    if (!priv_spec || priv_spec->refused) {
+      fputs("privsyscalls: fatal: unable to make the privileged service's spec\n", stderr);
+      return 111;
+    }
+  }
   if (iters < 1) iters = 1;
   for (k = 0; k < 3; k++)
     if (!(t[k] = calloc((size_t)iters, sizeof *t[k]))) return 111;
