@@ -467,15 +467,22 @@ static void check_binds(conf_where *w, char const *prefix, svc_container *ct)
   }
 }
 
-/* To the kernel, every uid-0 process is the same user: a contained uid 0
- * that could see another service's processes could signal them, ptrace
- * them (pidfd_getfd takes their descriptors) and write through
- * /proc/PID/root into their tree, a writable one included.  Not a legacy
- * root service in a container: it holds every capability anyway. */
+/* To the kernel, every uid-0 process is the same user: a uid 0 in a
+ * container (a read-only tree...) that could see another service's
+ * processes could signal them, ptrace them (pidfd_getfd takes their
+ * descriptors) and write through /proc/PID/root into their tree, a
+ * writable one included: out of its container.  Not a noroot uid 0
+ * without one (it writes root's files, /proc/sys included, anyway: there
+ * is no container to leave), nor legacy root (every capability). */
 void container_defaults(struct svc_s *s)
 {
+  if (container_needs_pids(s)) s->ct->private_pids = 1;
+}
+
+int container_needs_pids(struct svc_s const *s)
+{
   int noroot = s->securebits & 1u;  /* SECURE_NOROOT: final by now */
-  if (!s->line[K_PRIVATE_PIDS] && s->uid == 0 && noroot && container_contained(s)) ct_of(s)->private_pids = 1;
+  return !s->line[K_PRIVATE_PIDS] && s->uid == 0 && noroot && container_view(s->ct);
 }
 
 void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w)

@@ -119,10 +119,13 @@ struct conf_ctx_s;
  * together; the keys that need others. */
 void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w);
 /* The defaults that follow from the rest of the file (called by
- * svc_finish once the ids and securebits are final): a contained noroot
- * uid 0 gets a PID namespace of its own unless its file says
- * private-pids = no. */
+ * svc_finish once the ids and securebits are final): a noroot uid 0 with
+ * a container (a view of its own) gets a PID namespace of its own unless
+ * its file says private-pids = no. */
 void container_defaults(struct svc_s *s);
+/* Would s get that PID namespace (noroot uid 0 with a view of its own,
+ * private-pids not said)?  For explain's warning too. */
+int container_needs_pids(struct svc_s const *s);
 
 void container_free(svc_container *ct);
 

@@ -408,7 +408,7 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
   else if (x->euid == 0 && !legacy_root)
     say(p, "uid 0 still passes the kernel's uid checks, but its file tree is read-only: root's files, /proc/sys and /sys cannot be written");
   container_words(s->ct, p);
-  if (x->euid == 0 && !legacy_root && container_contained(s) && !(s->ct && s->ct->private_pids))
+  if (x->euid == 0 && !legacy_root && container_view(s->ct) && !s->ct->private_pids)
     say(p, "private-pids = no: to the kernel it is the same user as every other uid-0 process: it can signal the "
            "powerless ones, ptrace them, and write through /proc/PID/root into their trees");
   filter_words(s, p);

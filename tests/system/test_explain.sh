@@ -25,9 +25,8 @@ t_eq "$(exposure -k bounding=net_raw,chown -- /bin/true)" \
 t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -- /bin/sh)" \
   "uid 0 in a locked noroot tree with an empty bounding set: root without power
 uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only
-its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)
 $FILTER" \
-  "the powerless console, and what uid 0 still can (a PID namespace of its own: the default for a contained uid 0)"
+  "the powerless console, and what uid 0 still can (no container: no PID namespace of its own by default)"
 # the container: with a read-only tree, uid 0 no longer writes root's files
 t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -k read-only=yes -k private-pids=yes \
   -k network=none -k hostname=box -k private-ipc=yes -k private-tmp=yes -- /bin/sh)" \
