@@ -126,25 +126,24 @@ static void suid_calls(prog *p)
 
 #define JSET(p, k, yes, no) emit(p, BPF_JMP | BPF_JSET | BPF_K, (k), LABEL_BASE + (yes), LABEL_BASE + (no))
 
+/* the block at label: argument arg against bits, to yes when one is set,
+ * else allowed */
+static void arg_block(prog *p, int label, int arg, unsigned bits, int yes)
+{
+  LABEL(p, label);
+  LD(p, ARG_LO(arg));
+  JSET(p, bits, yes, L_ALLOW);
+}
+
 /* open(path, flags, mode), openat(dir, path, flags, mode): the mode counts
  * only when the call creates a file; then a mode of argument N */
 static void suid_blocks(prog *p)
 {
-  LABEL(p, L_OPEN);
-  LD(p, ARG_LO(1));
-  JSET(p, CREATES, L_MODE2, L_ALLOW);
-  LABEL(p, L_OPENAT);
-  LD(p, ARG_LO(2));
-  JSET(p, CREATES, L_MODE3, L_ALLOW);
-  LABEL(p, L_MODE1);
-  LD(p, ARG_LO(1));
-  JSET(p, SUID_BITS, L_EPERM, L_ALLOW);
-  LABEL(p, L_MODE2);
-  LD(p, ARG_LO(2));
-  JSET(p, SUID_BITS, L_EPERM, L_ALLOW);
-  LABEL(p, L_MODE3);
-  LD(p, ARG_LO(3));
-  JSET(p, SUID_BITS, L_EPERM, L_ALLOW);
+  arg_block(p, L_OPEN, 1, CREATES, L_MODE2);
+  arg_block(p, L_OPENAT, 2, CREATES, L_MODE3);
+  arg_block(p, L_MODE1, 1, SUID_BITS, L_EPERM);
+  arg_block(p, L_MODE2, 2, SUID_BITS, L_EPERM);
+  arg_block(p, L_MODE3, 3, SUID_BITS, L_EPERM);
 }
 
 static void build(svc const *s, prog *p)
@@ -172,14 +171,12 @@ static void build(svc const *s, prog *p)
   if (s->suid_refused) suid_blocks(p);
   if (!s->user_namespaces) {
     /* unshare(flags), clone(flags, ...): the flags are argument 0 */
-    LABEL(p, L_FLAGS);
-    LD(p, ARG_LO(0));
-    emit(p, BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, LABEL_BASE + L_EPERM, LABEL_BASE + L_ALLOW);
+    arg_block(p, L_FLAGS, 0, CLONE_NEWUSER, L_EPERM);
     /* setns(fd, nstype): 0 is any type, a user namespace among them */
     LABEL(p, L_SETNS);
     LD(p, ARG_LO(1));
     JEQ(p, 0, L_EPERM);
-    emit(p, BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, LABEL_BASE + L_EPERM, LABEL_BASE + L_ALLOW);
+    JSET(p, CLONE_NEWUSER, L_EPERM, L_ALLOW);
   }
   /* every jump is forward: the returns come last */
   LABEL(p, L_ALLOW);
