@@ -28,7 +28,8 @@ static svc_container *ct_of(void *obj)
 
 int container_has_mounts(svc_container const *ct)
 {
-  return ct && (ct->read_only || ct->nrw || ct->nbinds || ct->root || ct->private_tmp || ct->private_pids);
+  return ct && (ct->read_only || ct->nrw || ct->nbinds || ct->root || ct->private_tmp || ct->private_pids ||
+                ct->private_devices);
 }
 
 int container_view(svc_container const *ct)
@@ -131,6 +132,11 @@ int ct_key_allow_suid(conf_where *w, void *o, char const *v)
   return bool_key(w, &ct_of(o)->allow_suid, v);
 }
 
+int ct_key_private_devices(conf_where *w, void *o, char const *v)
+{
+  return bool_key(w, &ct_of(o)->private_devices, v);
+}
+
 int ct_key_private_ipc(conf_where *w, void *o, char const *v)
 {
   return bool_key(w, &ct_of(o)->private_ipc, v);
@@ -161,6 +167,30 @@ int ct_key_read_write(conf_where *w, void *o, char const *v)
 {
   list_acc a = { w, ct_of(o), 0 };
   return value_list(v, one_rw, &a) ? -1 : 0;
+}
+
+/* devices = /dev/PATH...: device nodes of capinit's /dev, passed through */
+static int one_device(char const *item, void *arg)
+{
+  list_acc *a = arg;
+  char const *why = path_problem(item);
+  size_t i;
+  if (why) return conf_error(a->w, "devices: %s, not '%s'", why, item);
+  if (strncmp(item, "/dev/", 5) || !item[5] || !strncmp(item, "/dev/pts/", 9) || !strncmp(item, "/dev/shm/", 9))
+    return conf_error(a->w, "devices: '%s' is not a device of /dev (its pts and shm are its own)", item);
+  for (i = 0; i < a->ct->ndevices; i++)
+    if (!strcmp(a->ct->devices[i].path, item)) return 0;
+  if (a->ct->ndevices >= CT_DEVICES_MAX) return conf_error(a->w, "devices: more than %d devices", CT_DEVICES_MAX);
+  a->ct->devices = xreallocarray(a->ct->devices, a->ct->ndevices + 1, sizeof *a->ct->devices);
+  a->ct->devices[a->ct->ndevices].path = xstrdup(item);
+  a->ct->devices[a->ct->ndevices++].line = a->w->line;
+  return 0;
+}
+
+int ct_key_devices(conf_where *w, void *o, char const *v)
+{
+  list_acc a = { w, ct_of(o), 0 };
+  return value_list(v, one_device, &a) ? -1 : 0;
 }
 
 static int one_bind(char const *item, void *arg)
@@ -357,6 +387,8 @@ void container_free(svc_container *ct)
   free(ct->root);
   for (i = 0; i < ct->nrw; i++) free(ct->rw[i].path);
   free(ct->rw);
+  for (i = 0; i < ct->ndevices; i++) free(ct->devices[i].path);
+  free(ct->devices);
   for (i = 0; i < ct->nbinds; i++) {
     free(ct->binds[i].src);
     free(ct->binds[i].dst);
@@ -477,6 +509,10 @@ static void check_binds(conf_where *w, char const *prefix, svc_container *ct)
 void container_defaults(struct svc_s *s)
 {
   if (container_needs_pids(s)) s->ct->private_pids = 1;
+  /* read-only left capinit's /dev writable: its disks, /dev/kmsg, the
+   * console; a root directory has a /dev of its own anyway */
+  if (!s->line[K_PRIVATE_DEVICES] && s->ct && s->ct->read_only && !s->ct->root) s->ct->private_devices = 1;
+  if (s->ct && s->ct->root) s->ct->private_devices = 1;
 }
 
 int container_needs_pids(struct svc_s const *s)
@@ -518,6 +554,16 @@ void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w)
       conf_error(w, "ready: descriptor %d is the socket of listen = %s (line %u): use another", s->ready_fd,
                  ct->listen[i].text, ct->listen[i].line);
     }
+  }
+  /* an image's /dev is made at boot (devtmpfs): checked on this machine only */
+  for (i = 0; !*prefix && i < ct->ndevices; i++) {
+    w->line = ct->devices[i].line;
+    if (real_path(w, "devices", prefix, ct->devices[i].path, &st) == 0 && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+      conf_error(w, "devices: %s is not a device node", ct->devices[i].path);
+  }
+  if (ct->ndevices && !ct->root && !(s->line[K_PRIVATE_DEVICES] ? ct->private_devices : ct->read_only)) {
+    w->line = ct->devices[0].line;
+    conf_warning(w, "devices: has no effect without a /dev of its own (read-only, private-devices or root-directory)");
   }
   if (ct->nrw && !ct->read_only) {
     w->line = ct->rw[0].line;

@@ -18,6 +18,7 @@ enum ct_network { NET_HOST, NET_NONE, NET_NAMED };
 
 #define CT_BINDS_MAX 64      /* bind and bind-ro, together */
 #define CT_RW_MAX 64         /* read-write paths */
+#define CT_DEVICES_MAX 32    /* devices */
 #define CT_NETNS_DIR "/run/netns"   /* where `ip netns add NAME` puts NAME */
 
 typedef struct ct_bind_s {
@@ -59,6 +60,9 @@ typedef struct container_s {
   unsigned char read_only, private_tmp, private_pids, private_ipc;
   unsigned char allow_suid;  /* allow-suid = yes: writable paths, binds and the
                                 root directory keep set-id bits and devices */
+  unsigned char private_devices;  /* a /dev of its own (final: container_defaults) */
+  ct_path *devices;        /* devices: passed through to it, under /dev */
+  size_t ndevices;
   unsigned char network;   /* enum ct_network */
   char *netns;             /* network = netns:NAME: CT_NETNS_DIR/NAME */
   char *hostname;
@@ -111,6 +115,8 @@ int ct_key_hostname(conf_where *w, void *svc, char const *v);
 int ct_key_private_ipc(conf_where *w, void *svc, char const *v);
 int ct_key_listen(conf_where *w, void *svc, char const *v);
 int ct_key_allow_suid(conf_where *w, void *svc, char const *v);
+int ct_key_private_devices(conf_where *w, void *svc, char const *v);
+int ct_key_devices(conf_where *w, void *svc, char const *v);
 
 struct svc_s;
 struct conf_ctx_s;
@@ -121,7 +127,8 @@ void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w);
 /* The defaults that follow from the rest of the file (called by
  * svc_finish once the ids and securebits are final): a noroot uid 0 with
  * a container (a view of its own) gets a PID namespace of its own unless
- * its file says private-pids = no. */
+ * its file says private-pids = no; a read-only tree gets a /dev of its own unless it
+ * says private-devices = no. */
 void container_defaults(struct svc_s *s);
 /* Would s get that PID namespace (noroot uid 0 with a view of its own,
  * private-pids not said)?  For explain's warning too. */

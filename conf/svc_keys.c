@@ -504,6 +504,8 @@ conf_key const svc_keys[] = {
   [K_USER_NAMESPACES] = { "user-namespaces", K_USER_NAMESPACES, 0, k_user_namespaces },
   [K_SYSTEM_CALLS] = { "system-calls", K_SYSTEM_CALLS, 0, k_system_calls },
   [K_ALLOW_SUID] = { "allow-suid", K_ALLOW_SUID, 0, ct_key_allow_suid },
+  [K_PRIVATE_DEVICES] = { "private-devices", K_PRIVATE_DEVICES, 0, ct_key_private_devices },
+  [K_DEVICES] = { "devices", K_DEVICES, 0, ct_key_devices },
 };
 size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];
 /* every key id has its row, at its index (the designators above) */

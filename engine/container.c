@@ -11,6 +11,7 @@
  * runs uncontained. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -115,12 +116,17 @@ static int self_bind(char const *path, unsigned set, unsigned clear, int recursi
   return set_attrs(path, set, clear, recursive);
 }
 
-static int exists(char const *path)
+static int exists_at(int dir, char const *path)
 {
-  int fd = path_fd(AT_FDCWD, path);
+  int fd = path_fd(dir, path);
   if (fd < 0) return 0;
   sys_close(fd);
   return 1;
+}
+
+static int exists(char const *path)
+{
+  return exists_at(AT_FDCWD, path);
 }
 
 /* What a service may write holds no set-id program and no device it
@@ -197,6 +203,8 @@ static int stage_network(svc_container const *ct, priv_fail *f)
 
 static char const *const tmp_opts[] = { "mode", "1777", 0 };
 
+static int own_dev(char const *root_path, svc_container const *ct);
+
 static int stage_mounts(svc_container const *ct, priv_fail *f)
 {
   size_t i;
@@ -207,6 +215,7 @@ static int stage_mounts(svc_container const *ct, priv_fail *f)
   for (i = 0; i < ct->nbinds; i++)
     if (bind_at(AT_FDCWD, ct->binds[i].src, AT_FDCWD, ct->binds[i].at) < 0)
       return priv_failed(f, STAGE_MOUNTS, (int)i);
+  if (ct->private_devices && !ct->root && own_dev("/", ct) < 0) return priv_failed(f, STAGE_MOUNTS, CT_ARG_DEV);
   if (ct->private_tmp && !ct->root) {
     if (fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, AT_FDCWD, "/tmp") < 0)
       return priv_failed(f, STAGE_MOUNTS, CT_ARG_TMP);
@@ -217,11 +226,38 @@ static int stage_mounts(svc_container const *ct, priv_fail *f)
   return 0;
 }
 
-/* The root directory's /dev: a tmpfs with the usual devices (bound from
- * capinit's /dev), its links, shm and a private devpts. */
-static int make_dev(int root)
+/* dev/PATH made empty in the /dev being built (the parent directories
+ * first), then capinit's own bound over it: the way a node crosses into
+ * a tmpfs that cannot make devices (nodev does not matter to a bind). */
+static int pass_through(int host, int dev, char const *rel)
 {
-  static char const *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+  char dir[PATH_MAX];
+  size_t i, n = strlen(rel);
+  int fd;
+  if (n >= sizeof dir) return -1;
+  memcpy(dir, rel, n + 1);
+  for (i = 0; i < n; i++) {
+    if (dir[i] != '/') continue;
+    dir[i] = 0;
+    if (syscall(SYS_mkdirat, dev, dir, 0755) < 0 && errno != EEXIST) return -1;
+    dir[i] = '/';
+  }
+  fd = (int)syscall(SYS_openat, dev, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0) return -1;
+  sys_close(fd);
+  return bind_at(host, rel, dev, rel);
+}
+
+/* A /dev of its own at root/dev: a tmpfs (nosuid, noexec) with the usual
+ * devices and those the file names (devices), bound from capinit's /dev,
+ * whose descriptor host is, taken before the tmpfs hides it; the links
+ * of a /dev, a private shm and devpts, mqueue with private-ipc, and the
+ * syslog socket /dev/log when capinit's /dev has one (its clients need it;
+ * the daemon that makes it wants private-devices = no).  No block device,
+ * no /dev/kmsg, no console, no tty but the service's own, unless named. */
+static int make_dev(int root, int host, svc_container const *ct)
+{
+  static char const *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty", "log" };
   static char const *const links[][2] = {
     { "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
     { "stderr", "/proc/self/fd/2" }, { "ptmx", "pts/ptmx" },
@@ -231,25 +267,13 @@ static int make_dev(int root)
   int dev, r = -1;
   size_t i;
   if (fs_at("tmpfs", dev_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, root, "dev") < 0) return -1;
-  dev = path_fd(root, "dev");
+  /* an O_PATH descriptor cannot make files: a real one */
+  dev = (int)syscall(SYS_openat, root, "dev", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
   if (dev < 0) return -1;
-  {
-    /* an O_PATH descriptor cannot make files: a real one of the same */
-    int d = (int)syscall(SYS_openat, root, "dev", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    sys_close(dev);
-    if (d < 0) return -1;
-    dev = d;
-  }
-  for (i = 0; i < sizeof nodes / sizeof *nodes; i++) {
-    char host[32] = "/dev/";
-    int fd;
-    memcpy(host + 5, nodes[i], strlen(nodes[i]) + 1);
-    if (!exists(host)) continue;  /* capinit's /dev lacks it: so does the service's */
-    fd = (int)syscall(SYS_openat, dev, nodes[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) goto out;
-    sys_close(fd);
-    if (bind_at(AT_FDCWD, host, dev, nodes[i]) < 0) goto out;
-  }
+  for (i = 0; i < sizeof nodes / sizeof *nodes; i++)
+    if (exists_at(host, nodes[i]) && pass_through(host, dev, nodes[i]) < 0) goto out;
+  for (i = 0; i < ct->ndevices; i++)
+    if (pass_through(host, dev, ct->devices[i].path + 5) < 0) goto out;
   for (i = 0; i < sizeof links / sizeof *links; i++)
     if (syscall(SYS_symlinkat, links[i][1], dev, links[i][0]) < 0) goto out;
   if (syscall(SYS_mkdirat, dev, "shm", 01777) < 0 ||
@@ -258,9 +282,22 @@ static int make_dev(int root)
   if (syscall(SYS_mkdirat, dev, "pts", 0755) < 0 ||
       fs_at("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, dev, "pts") < 0)
     goto out;
+  if (ct->private_ipc && (syscall(SYS_mkdirat, dev, "mqueue", 01777) < 0 ||
+                          fs_at("mqueue", 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, dev, "mqueue") < 0))
+    goto out;
   r = 0;
 out:
   sys_close(dev);
+  return r;
+}
+
+/* capinit's /dev and the tree's root, for make_dev */
+static int own_dev(char const *root_path, svc_container const *ct)
+{
+  int host = path_fd(AT_FDCWD, "/dev"), root = -1, r = -1;
+  if (host >= 0 && (root = path_fd(AT_FDCWD, root_path)) >= 0) r = make_dev(root, host, ct);
+  if (root >= 0) sys_close(root);
+  if (host >= 0) sys_close(host);
   return r;
 }
 
@@ -268,12 +305,9 @@ static int stage_root(svc_container const *ct, priv_fail *f)
 {
   int root;
   if (!ct->root) return 0;
+  if (own_dev(ct->root, ct) < 0) return priv_failed(f, STAGE_ROOT, CT_ARG_DEV);
   root = path_fd(AT_FDCWD, ct->root);
   if (root < 0) return priv_failed(f, STAGE_ROOT, CT_ARG_ROOT);
-  if (make_dev(root) < 0) {
-    sys_close(root);
-    return priv_failed(f, STAGE_ROOT, CT_ARG_DEV);
-  }
   if (fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, root, "tmp") < 0) {
     sys_close(root);
     return priv_failed(f, STAGE_ROOT, CT_ARG_TMP);

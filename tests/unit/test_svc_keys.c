@@ -560,7 +560,19 @@ static void pids_no(svc const *s, char const *what)
   t_ok(s->ct && !s->ct->private_pids, "%s: private-pids = no is kept", what);
 }
 
+static void private_devices_no(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->read_only && !s->ct->private_devices, "%s: read-only, capinit's /dev kept", what);
+}
+static void devices_two(svc const *s, char const *what)
+{
+  t_ok(s->ct && s->ct->private_devices && s->ct->ndevices == 2 && !strcmp(s->ct->devices[0].path, "/dev/null") &&
+       !strcmp(s->ct->devices[1].path, "/dev/zero"), "%s: a /dev of its own (read-only's default), /dev/null and /dev/zero", what);
+}
+
 static roundtrip const roundtrips[] = {
+  { "private-devices", OK "read-only = yes\nprivate-devices = no\n", private_devices_no },
+  { "devices", OK "read-only = yes\ndevices = /dev/null, /dev/zero\n", devices_two },
   { "private-pids", OK "mode = noroot\nprivate-pids = no\n", pids_no },
   { "allow-suid", OK "read-only = yes\nallow-suid = yes\n", allow_suid_yes },
   { "allow-suid", OK "read-only = yes\nallow-suid = no\n", allow_suid_default },
