@@ -248,12 +248,25 @@ static int pass_through(int host, int dev, char const *rel)
   return bind_at(host, rel, dev, rel);
 }
 
+/* dev/name, a symbolic link of capinit's /dev (/dev/log -> a socket in
+ * /run, where a syslog daemon's restart makes its new one), copied as a
+ * link: it keeps naming the daemon's socket after the next restart, where
+ * a bind of the socket itself would go stale.  0 also when it is none. */
+static int copy_link(int host, int dev, char const *name)
+{
+  char to[PATH_MAX];
+  long n = syscall(SYS_readlinkat, host, name, to, sizeof to - 1);
+  if (n < 0) return 0;
+  to[n] = 0;
+  return (int)syscall(SYS_symlinkat, to, dev, name);
+}
+
 /* A /dev of its own at root/dev: a tmpfs (nosuid, noexec) with the usual
  * devices and those the file names (devices), bound from capinit's /dev,
  * whose descriptor host is, taken before the tmpfs hides it; the links
  * of a /dev, a private shm and devpts, mqueue with private-ipc, and the
  * syslog socket /dev/log when capinit's /dev has one (its clients need it;
- * the daemon that makes it wants private-devices = no).  No block device,
+ * a link is copied as a link: copy_link).  No block device,
  * no /dev/kmsg, no console, no tty but the service's own, unless named. */
 static int make_dev(int root, int host, svc_container const *ct)
 {
@@ -271,7 +284,8 @@ static int make_dev(int root, int host, svc_container const *ct)
   dev = (int)syscall(SYS_openat, root, "dev", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
   if (dev < 0) return -1;
   for (i = 0; i < sizeof nodes / sizeof *nodes; i++)
-    if (exists_at(host, nodes[i]) && pass_through(host, dev, nodes[i]) < 0) goto out;
+    if (copy_link(host, dev, nodes[i]) < 0 || (exists_at(host, nodes[i]) && pass_through(host, dev, nodes[i]) < 0))
+      goto out;
   for (i = 0; i < ct->ndevices; i++)
     if (pass_through(host, dev, ct->devices[i].path + 5) < 0) goto out;
   for (i = 0; i < sizeof links / sizeof *links; i++)
