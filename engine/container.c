@@ -261,7 +261,7 @@ static int copy_link(int host, int dev, char const *name)
   return (int)syscall(SYS_symlinkat, to, dev, name);
 }
 
-/* A /dev of its own at root/dev: a tmpfs (nosuid, noexec) with the usual
+/* A /dev of its own at root/dev: a tmpfs (nosuid, nodev, noexec) with the usual
  * devices and those the file names (devices), bound from capinit's /dev,
  * whose descriptor host is, taken before the tmpfs hides it; the links
  * of a /dev, a private shm and devpts, mqueue with private-ipc, and the
@@ -275,11 +275,14 @@ static int make_dev(int root, int host, svc_container const *ct)
     { "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
     { "stderr", "/proc/self/fd/2" }, { "ptmx", "pts/ptmx" },
   };
-  static char const *const dev_opts[] = { "mode", "0755", 0 };
+  /* nodev: a node made there (cap_mknod) opens nothing; those bound in
+   * are mounts of capinit's /dev and open as there.  4 MiB: room for
+   * what a service makes in its /dev, not for filling memory */
+  static char const *const dev_opts[] = { "mode", "0755", "size", "4m", 0 };
   static char const *const pts_opts[] = { "ptmxmode", "0666", "mode", "0620", 0 };
   int dev, r = -1;
   size_t i;
-  if (fs_at("tmpfs", dev_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, root, "dev") < 0) return -1;
+  if (fs_at("tmpfs", dev_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, root, "dev") < 0) return -1;
   /* an O_PATH descriptor cannot make files: a real one */
   dev = (int)syscall(SYS_openat, root, "dev", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
   if (dev < 0) return -1;

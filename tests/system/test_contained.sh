@@ -6,6 +6,8 @@
 #     the host's network never joined; control: a real named namespace;
 #   - set-user-ID files: a contained service cannot give a file a set-id
 #     mode, and its writable paths are nosuid,nodev; control: allow-suid;
+#   - /dev: a read-only service's is its own (no block device, kmsg or
+#     console; nodev; its own shm); control: private-devices = no;
 #   - keyrings: each service starts in a session keyring of its own, not
 #     capinit's nor another service's (the kernel's serial numbers);
 #     control: two processes that inherit one share it.
@@ -72,6 +74,59 @@ got=$("$CAPEXEC" -k mode=legacy -- /bin/sh -c "$attack" sh "$PROBE" "$W" 2>/dev/
 t_eq "$got" "chmod 0" "control: a legacy root service has no such rule"
 rm -rf "$W"/*
 
+# --- /dev ----------------------------------------------------------------------
+# read-only gives a /dev of its own: the attacker, uid 0 with cap_mknod,
+# writes a block device (a loop device made for the test, root's 0600),
+# the kernel's log and the console, makes entries in /dev and a block
+# device node of its own, and shares POSIX shared memory through
+# /dev/shm.  The ground truth: the loop device's first byte, the kernel's
+# log (dmesg), the host's /dev and /dev/shm.  The control: the same
+# service with private-devices = no, whose /dev is capinit's.
+truncate -s 64k "$T/disk"
+LOOP=$(losetup -f --show "$T/disk")
+SV_CLEANUP="$SV_CLEANUP; losetup -d $LOOP; rm -f /dev/capinit-test-$$-* /dev/shm/capinit-test-$$-*"
+loop_min=$(stat -c %T "$LOOP")
+: > "/dev/shm/capinit-test-$$-host"
+# (a write where there is no such node would make a file of its own)
+cat > "$T/dev.sh" <<'EOS'
+d=$1 tag=$2
+  w() { if [ -e "$1" ]; then printf "$2" 2>/dev/null > "$1"; echo $?; else echo absent; fi; }
+  echo "block $(ls -lR /dev 2>/dev/null | grep -c '^b')"
+  echo "disk $(w "$d" y)"
+  echo "kmsg $(w /dev/kmsg "capinit-test $tag\n")"
+  echo "console $(w /dev/console "")"
+  : 2>/dev/null > "/dev/capinit-test-$tag-made"; echo "create $?"
+  mknod "/dev/capinit-test-$tag-node" b 7 "$3" 2>/dev/null; echo "mknod $?"
+  printf y 2>/dev/null > "/dev/capinit-test-$tag-node"; echo "node $?"
+  [ -e "/dev/shm/capinit-test-$4-host" ]; echo "shm-host $?"
+  : > "/dev/shm/capinit-test-$tag-shm"; echo "shm-own $?"
+EOS
+dev_try() {  # dev_try TAG KEY...: the attack under capexec
+  tag=$1
+  shift
+  "$CAPEXEC" -k mode=noroot -k bounding=mknod -k capabilities=mknod -k no-new-privileges=yes -k read-only=yes \
+    -k private-ipc=yes -k network=none "$@" -- /bin/sh "$T/dev.sh" "$LOOP" "$$-$tag" "$((0x$loop_min))" "$$" \
+    2>/dev/null | tr '\n' ' '
+}
+printf x > "$LOOP"
+got=$(dev_try own)
+t_eq "$got" "block 0 disk absent kmsg absent console absent create 0 mknod 0 node 2 shm-host 1 shm-own 0 " \
+  "a read-only uid 0 with cap_mknod: no block device, kmsg or console in its /dev; what it makes there opens nothing (nodev), /dev/shm is its own"
+t_eq "$(head -c1 "$LOOP")$(dmesg | grep -c "capinit-test $$-own")" "x0" "... the host's ground truth: $LOOP unwritten, nothing in the kernel's log"
+t_eq "$(ls /dev | grep -c "^capinit-test-$$-own") $(ls /dev/shm | grep -c "^capinit-test-$$-own")" "0 0" \
+  "... nothing it made is in the host's /dev or /dev/shm"
+blocks=$(ls -lR /dev 2>/dev/null | grep -c '^b')
+got=$(dev_try ctl -k private-devices=no)
+t_eq "$got" "block $blocks disk 0 kmsg 0 console 0 create 0 mknod 0 node 0 shm-host 0 shm-own 0 " \
+  "control: with private-devices = no, the same code writes $LOOP, /dev/kmsg and the console, makes nodes, shares /dev/shm"
+t_eq "$(head -c1 "$LOOP")$(dmesg | grep -c "capinit-test $$-ctl")" "y1" "control: ... the host's ground truth: $LOOP written, its line in the kernel's log"
+t_eq "$(ls /dev | grep -c "^capinit-test-$$-ctl") $(ls /dev/shm | grep -c "^capinit-test-$$-ctl")" "2 1" \
+  "control: ... its entries are in the host's /dev and /dev/shm"
+printf x > "$LOOP"
+got=$(dev_try named -k "devices=$LOOP")
+t_eq "$(echo "$got" | cut -d' ' -f1-4) $(head -c1 "$LOOP")" "block 1 disk 0 y" "devices = $LOOP: the device it names is passed through, written"
+printf x > "$LOOP"  # for the service below
+
 # --- a /proc of its own lists no process it may not trace ---------------------
 got=$("$CAPEXEC" -k private-pids=yes -k mode=noroot -k read-only=yes -- /bin/sh -c "awk '\$5 == \"/proc\" { o = \$NF } END { print o }' /proc/self/mountinfo")
 t_eq "$got" "rw,hidepid=invisible" "a private-pids service's /proc: its own instance, hidepid=invisible"
@@ -96,6 +151,13 @@ command = /bin/sh -c "$TRY session-key; exec sleep 100000"
 mode = noroot
 read-only = yes
 system-calls = +@keyring
+EOF
+svc dev-attack <<EOF
+command = /bin/sh $T/dev.sh $LOOP $$-svc $((0x$loop_min)) $$
+type = oneshot
+mode = noroot
+capabilities = mknod
+read-only = yes
 EOF
 # --- another service's processes ----------------------------------------------
 # the victim: a uid-0 service whose tree has a writable path, in capinit's
@@ -145,6 +207,12 @@ t_eq "$(sv_field linked failure)" "stage network: unable to join the network nam
 t_eq "$(cut -d' ' -f2- "$T/log/named.log")" "net:[$named]" "capinit, control: the named one runs in /run/netns/$NS"
 t_eq "$(cut -d' ' -f2- "$T/log/linked.log")" "capinit: fatal: start failed at stage network: unable to join the network namespace /run/netns/$NS-link: Symbolic link loop" \
   "capinit: the linked one never ran: its log has only capinit's line"
+
+sv_wait dev-attack up
+t_eq "$(cut -d' ' -f2- "$T/log/dev-attack.log" | tr '\n' ' ')" \
+  "block 0 disk absent kmsg absent console absent create 0 mknod 0 node 2 shm-host 1 shm-own 0 " \
+  "capinit: the same attack from a read-only service: no block device, kmsg or console; its nodes open nothing, /dev/shm its own"
+t_eq "$(head -c1 "$LOOP") $(ls /dev /dev/shm | grep -c "^capinit-test-$$-svc")" "x 0" "capinit: ... $LOOP unwritten, nothing in the host's /dev"
 
 # --- keyrings -----------------------------------------------------------------
 sv_wait keys-a up
