@@ -107,6 +107,16 @@ static void print_json_container(FILE *f, svc_container const *ct)
   fprintf(f, ",\n");
   json_bool(f, "private_tmp", ct->private_tmp || ct->root);
   json_bool(f, "private_pids", ct->private_pids);
+  /* its own /proc: the mount's option, or null for capinit's */
+  fprintf(f, "      \"proc\": %s,\n", ct->private_pids || ct->root ? "\"hidepid=invisible\"" : "null");
+  json_bool(f, "private_devices", ct->private_devices);
+  fprintf(f, "      \"devices\": [");
+  for (i = 0; i < ct->ndevices; i++) {
+    fprintf(f, "%s", i ? ", " : "");
+    json_string(f, ct->devices[i].path);
+  }
+  fprintf(f, "],\n");
+  json_bool(f, "nosuid", !ct->allow_suid);
   fprintf(f, "      \"network\": ");
   if (ct->network == NET_NAMED) fprintf(f, "\"netns:%s\"", strrchr(ct->netns, '/') + 1);
   else fprintf(f, "\"%s\"", ct->network == NET_NONE ? "none" : "host");
@@ -181,6 +191,11 @@ static void print_json(FILE *f, svc const *s, char const *target, prediction *p,
   fprintf(f, "    \"at_secure\": %s,\n", p->at_secure ? "true" : "false");
   print_json_container(f, s->ct);
   print_json_filter(f, s);
+  /* a session keyring of its own, always; the user keyring (@u) of its
+   * uid, shared with that uid's every process unless the filter denies
+   * the keyring calls */
+  fprintf(f, "    \"keyring\": {\"session\": \"own\", \"user\": \"%s\"},\n",
+          s->syscalls_deny & (1u << SG_KEYRING) ? "denied" : "shared");
   print_json_escapes(f, s);
   fprintf(f, "    \"exposure\": [");
   for (i = 0; i < p->nexposure; i++) {

@@ -309,6 +309,35 @@ static void exec_rule(cred_state *x, exec_target const *t, kernel_facts const *k
   (void)a;
 }
 
+/* Its /dev, in words: its own (what it holds), or capinit's under a
+ * read-only tree (the warning: that one is writable). */
+static void dev_words(svc_container const *ct, prediction *p)
+{
+  char list[1024];
+  size_t i, n = 0;
+  list[0] = 0;
+  for (i = 0; i < ct->ndevices && n < sizeof list; i++)
+    n += (size_t)snprintf(list + n, sizeof list - n, ", %s", ct->devices[i].path);
+  if (ct->private_devices)
+    say(p, "its own /dev (a small tmpfs, nosuid,nodev,noexec): null, zero, full, random, urandom, tty, its own pts and "
+           "shm%s%s, and this system's /dev/log: no disk, no /dev/kmsg, no console, and a node it makes there opens nothing",
+        ct->private_ipc ? ", its own mqueue" : "", list);
+  else if (ct->read_only)
+    say(p, "private-devices = no: this system's /dev stays writable for it: the disks root owns, /dev/kmsg, the console");
+}
+
+/* Its writable mounts (read-write paths, binds, root directory) are
+ * nosuid,nodev, unless allow-suid = yes (filter_words warns then). */
+static void writable_words(svc_container const *ct, prediction *p)
+{
+  size_t i;
+  int writable = ct->root != 0 || (ct->read_only && ct->nrw);
+  for (i = 0; i < ct->nbinds; i++) writable |= !ct->binds[i].ro;
+  if (writable && !ct->allow_suid)
+    say(p, "its writable paths%s are nosuid,nodev: a set-id program or a device node there works as a plain file",
+        ct->root ? " and its root directory" : "");
+}
+
 /* What the container changes, in words. */
 static void container_words(svc_container const *ct, prediction *p)
 {
@@ -327,15 +356,19 @@ static void container_words(svc_container const *ct, prediction *p)
       n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", ct->rw[i].path);
     for (i = 0; i < ct->nbinds && n < sizeof list; i++)
       if (!ct->binds[i].ro) n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", ct->binds[i].dst);
-    say(p, "read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in /dev, its own /proc files%s%s%s",
-        ct->private_tmp || ct->root ? ", its own /tmp" : "", n ? " and " : "", list);
+    say(p, "read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in %s/dev, its own /proc files%s%s%s",
+        ct->private_devices ? "its own " : "", ct->private_tmp || ct->root ? ", its own /tmp" : "", n ? " and " : "", list);
   }
   for (i = 0; i < ct->nbinds; i++)
     say(p, "%s of this system is mounted on %s, %s", ct->binds[i].src, ct->binds[i].dst,
         ct->binds[i].ro ? "read-only" : "writable");
   if (ct->private_tmp && !ct->root) say(p, "its own empty /tmp: nothing in it is shared with other services");
+  dev_words(ct, p);
+  writable_words(ct, p);
   if (ct->private_pids)
     say(p, "its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)");
+  if (ct->private_pids || ct->root)
+    say(p, "its own /proc, hidepid=invisible: a process it may not ptrace is not even listed");
   if (ct->network == NET_NONE) say(p, "no network: its own network namespace, with only the loopback interface");
   else if (ct->network == NET_NAMED) say(p, "the network of %s (another service sets it up)", ct->netns);
   if (ct->hostname) say(p, "its own host name: %s", ct->hostname);
@@ -369,6 +402,10 @@ static void filter_words(svc const *s, prediction *p)
       s->suid_refused ? " no set-user-ID or set-group-ID mode can be given to a file (EPERM; openat2: ENOSYS);" : "");
   if (s->ct && s->ct->allow_suid)
     say(p, "allow-suid = yes: it may make set-user-ID files, root's for a uid 0, in what it can write, and they work there: the next user who runs one is that file's owner");
+  if (contained && !(s->syscalls_deny & (1u << SG_KEYRING)))
+    say(p, "keyring calls allowed: a session keyring of its own, but the user keyring (@u) of uid %u is shared with "
+           "every process of that uid",
+        (unsigned)p->after.euid);
   if (s->user_namespaces && contained)
     say(p, "user-namespaces = yes: in a user namespace of its own it holds every capability, and reaches the kernel's namespaced code as root");
 }

@@ -533,6 +533,7 @@ char *container_describe(priv_fail const *f, svc_container const *ct, char *buf,
       else if (f->arg == CT_ARG_ROOT) snprintf(buf, len, "make %s a mount of its own", root);
       else if (f->arg == CT_ARG_TMP) snprintf(buf, len, "mount a private /tmp");
       else if (f->arg == CT_ARG_VARTMP) snprintf(buf, len, "mount a private /var/tmp");
+      else if (f->arg == CT_ARG_DEV) snprintf(buf, len, "make its own /dev");
       else snprintf(buf, len, "%s", bind_text(ct, f->arg, b, sizeof b));
       break;
     case STAGE_ROOT:

@@ -8,9 +8,13 @@
  *     at its target with its declared mode, a tmpfs on /tmp; the
  *     read-write paths, binds and root directory nosuid,nodev unless
  *     allow-suid = yes;
+ *   - a /dev of its own (private-devices) is a tmpfs, nosuid,nodev,
+ *     noexec, with its own shm, pts (and mqueue with private-ipc), and
+ *     holds capinit's usual devices and those named by devices, no other;
  *   - /proc/PID/root is the root directory;
  *   - its /proc is its PID namespace's own: the command is there, at the
  *     pid that namespace gives it. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -18,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "../conf/fstab.h"
@@ -123,6 +128,18 @@ static int check_nosuid(svc_container const *ct, mountinfo_entry const *v, size_
   return differs(d, field, m->options, "nosuid,nodev");
 }
 
+/* A /dev of its own: a tmpfs, nosuid,nodev,noexec; its own shm and pts,
+ * its own mqueue with private-ipc */
+static int check_own_dev(mountinfo_entry const *v, size_t n, svc_container const *ct, diff *d)
+{
+  mountinfo_entry const *m = mount_at(v, n, "/dev");
+  if (check_mount(v, n, "/dev", "rw", "tmpfs", d)) return 1;
+  if (!has_opt(m->options, "nosuid") || !has_opt(m->options, "nodev") || !has_opt(m->options, "noexec"))
+    return differs(d, "mount:/dev", m->options, "nosuid,nodev,noexec");
+  return check_mount(v, n, "/dev/shm", "rw", "tmpfs", d) || check_mount(v, n, "/dev/pts", "rw", "devpts", d) ||
+         (ct->private_ipc && check_mount(v, n, "/dev/mqueue", "rw", "mqueue", d));
+}
+
 static char *slurp_mountinfo(pid_t pid, size_t *len)
 {
   char path[64];
@@ -176,10 +193,90 @@ static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
     bad = check_mount(v, n, ct->binds[i].dst, ct->binds[i].ro ? "ro" : ct->read_only ? "rw" : 0, 0, d) ||
           check_nosuid(ct, v, n, ct->binds[i].dst, d);
   if (!bad && ct->root) bad = check_nosuid(ct, v, n, "/", d);
+  if (!bad && ct->private_devices) bad = check_own_dev(v, n, ct, d);
   if (!bad && (ct->private_tmp || ct->root)) bad = check_mount(v, n, "/tmp", "rw", "tmpfs", d);
   if (!bad && (ct->private_pids || ct->root)) bad = check_mount(v, n, "/proc", 0, "proc", d);
   free(v);
   free(info);
+  return bad;
+}
+
+/* The devices of capinit's /dev a /dev of its own holds (engine/container.c) */
+static char const *const usual_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+
+static int named_device(svc_container const *ct, char const *rel)
+{
+  size_t i;
+  for (i = 0; i < sizeof usual_nodes / sizeof *usual_nodes; i++)
+    if (!strcmp(rel, usual_nodes[i])) return 1;
+  for (i = 0; i < ct->ndevices; i++)
+    if (!strcmp(rel, ct->devices[i].path + 5)) return 1;
+  return 0;
+}
+
+/* Every device node under dir (rel below its /dev) is one it was given;
+ * pts, its own devpts, holds its own terminals.  Depth: devices names at
+ * most a few levels (/dev/net/tun, /dev/dri/card0). */
+static int walk_dev(svc_container const *ct, int dir, char const *rel, int depth, diff *d)
+{
+  DIR *dp;
+  struct dirent *e;
+  int fd, bad = 0;
+  fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || !(dp = fdopendir(fd))) {
+    if (fd >= 0) close(fd);
+    return differs(d, "dev", strerror(errno), "readable");
+  }
+  while (!bad && (e = readdir(dp))) {
+    char sub[512];
+    struct stat st;
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || (!*rel && !strcmp(e->d_name, "pts"))) continue;
+    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    /* lstat: a node bound over the tmpfs's empty file is the node */
+    if (fstatat(dirfd(dp), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) continue;
+    if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && !named_device(ct, sub)) {
+      char live[600];
+      snprintf(live, sizeof live, "/dev/%s (%s %u:%u)", sub, S_ISBLK(st.st_mode) ? "block" : "char",
+               major(st.st_rdev), minor(st.st_rdev));
+      bad = differs(d, "dev", live, "only the usual devices and those named by devices");
+    } else if (S_ISDIR(st.st_mode) && depth < 4) {
+      int sd = openat(dirfd(dp), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+      if (sd >= 0) {
+        bad = walk_dev(ct, sd, sub, depth + 1, d);
+        close(sd);
+      }
+    }
+  }
+  closedir(dp);
+  return bad;
+}
+
+/* A /dev of its own: what it holds, and each device it should hold is
+ * capinit's (the same device number). */
+static int check_dev(svc_container const *ct, pid_t pid, diff *d)
+{
+  char path[600];
+  size_t i;
+  int fd, bad;
+  if (!ct->private_devices) return 0;
+  snprintf(path, sizeof path, "/proc/%d/root/dev", (int)pid);
+  fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return differs(d, "dev", strerror(errno), "readable");
+  bad = walk_dev(ct, fd, "", 0, d);
+  for (i = 0; !bad && i < sizeof usual_nodes / sizeof *usual_nodes + ct->ndevices; i++) {
+    char const *rel = i < sizeof usual_nodes / sizeof *usual_nodes ? usual_nodes[i]
+                                                                   : ct->devices[i - sizeof usual_nodes / sizeof *usual_nodes].path + 5;
+    struct stat live, want;
+    char host[600];
+    snprintf(host, sizeof host, "/dev/%s", rel);
+    if (lstat(host, &want) < 0) continue;  /* capinit's /dev lacks it: so does the service's */
+    if (fstatat(fd, rel, &live, AT_SYMLINK_NOFOLLOW) < 0 || (live.st_mode & S_IFMT) != (want.st_mode & S_IFMT) ||
+        live.st_rdev != want.st_rdev) {
+      snprintf(path, sizeof path, "/dev/%s", rel);
+      bad = differs(d, "dev", "missing or another device", path);
+    }
+  }
+  close(fd);
   return bad;
 }
 
@@ -256,5 +353,5 @@ int container_verify(svc_container const *ct, pid_t pid, char *field, char *live
   diff d = { field, live, want, len };
   if (!ct) return 0;
   return check_namespaces(ct, pid, &d) || check_root(ct, pid, &d) || check_mounts(ct, pid, &d) ||
-         check_process_view(ct, pid, &d);
+         check_dev(ct, pid, &d) || check_process_view(ct, pid, &d);
 }

@@ -224,6 +224,26 @@ t_eq "$?:$(echo "$out" | tr '\t' ' ')" "1:name=ct-daemon result=differs field=mo
 sv_in nsenter -t "$DPID" -m mount -o remount,bind,ro /
 out=$(sv_ctl verify ct-daemon)
 t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=ct-daemon result=ok processes=3" "... read-only again: verify passes (its 3 processes: the orphan was killed above)"
+# a block device node in its /dev (the kernel's disk numbers, 8:0): verify
+# names it; its own ones pass (the device numbers of capinit's)
+sv_in nsenter -t "$DPID" -m mknod /dev/capinit-test-disk b 8 0
+out=$(sv_ctl verify ct-daemon)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" \
+  "1:name=ct-daemon result=differs field=dev live=/dev/capinit-test-disk (block 8:0) predicted=only the usual devices and those named by devices" \
+  "control: a block device made in its /dev: verify says so (exit 1)"
+sv_in nsenter -t "$DPID" -m rm /dev/capinit-test-disk
+sv_in nsenter -t "$DPID" -m mount --bind /dev/zero /dev/null
+out=$(sv_ctl verify ct-daemon)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "1:name=ct-daemon result=differs field=dev live=missing or another device predicted=/dev/null" \
+  "control: its /dev/null another device (zero bound over it): verify says so"
+sv_in nsenter -t "$DPID" -m -p umount /dev/null
+sv_in nsenter -t "$DPID" -m -p mount -o remount,bind,suid /dev
+out=$(sv_ctl verify ct-daemon)
+echo "$?:$(echo "$out" | tr '\t' ' ')" | grep -Eqx "1:name=ct-daemon result=differs field=mount:/dev live=rw,nodev,noexec,[a-z]*time predicted=nosuid,nodev,noexec"
+t_ok $? "control: its /dev remounted suid: verify says so ($(echo "$out" | tr '\t' ' '))"
+sv_in nsenter -t "$DPID" -m -p mount -o remount,bind,nosuid /dev
+out=$(sv_ctl verify ct-daemon)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=ct-daemon result=ok processes=3" "... each put back: verify passes"
 # its /proc replaced by one of capinit's PID namespace: pid 2 there is not
 # the daemon
 sv_in nsenter -t "$DPID" -m mount -t proc proc /proc

@@ -32,9 +32,11 @@ t_eq "$(exposure -k mode=noroot -k bounding=none -k no-new-privileges=yes -k rea
   -k network=none -k hostname=box -k private-ipc=yes -k private-tmp=yes -- /bin/sh)" \
   "uid 0 in a locked noroot tree with an empty bounding set: root without power
 uid 0 still passes the kernel's uid checks, but its file tree is read-only: root's files, /proc/sys and /sys cannot be written
-read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in /dev, its own /proc files, its own /tmp
+read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in its own /dev, its own /proc files, its own /tmp
 its own empty /tmp: nothing in it is shared with other services
+its own /dev (a small tmpfs, nosuid,nodev,noexec): null, zero, full, random, urandom, tty, its own pts and shm, its own mqueue, and this system's /dev/log: no disk, no /dev/kmsg, no console, and a node it makes there opens nothing
 its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)
+its own /proc, hidepid=invisible: a process it may not ptrace is not even listed
 no network: its own network namespace, with only the loopback interface
 its own host name: box
 its own IPC namespace: no System V IPC or POSIX message queue is shared
@@ -43,14 +45,28 @@ $FILTER" \
 mkdir -p "$T/rw"
 t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -k read-only=yes -k "read-write=$T/rw" -k bind-ro=/etc:/mnt -- /bin/true)" \
   "no capabilities: runs with the rights of uid 65534 only
-read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in /dev, its own /proc files and $T/rw
+read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in its own /dev, its own /proc files and $T/rw
 /etc of this system is mounted on /mnt, read-only
-$FILTER" "read-write paths and binds named"
+its own /dev (a small tmpfs, nosuid,nodev,noexec): null, zero, full, random, urandom, tty, its own pts and shm, and this system's /dev/log: no disk, no /dev/kmsg, no console, and a node it makes there opens nothing
+its writable paths are nosuid,nodev: a set-id program or a device node there works as a plain file
+$FILTER" "read-write paths and binds named; its own /dev; nosuid,nodev"
+t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -k read-only=yes -k private-devices=no -k devices=/dev/null -k "read-write=$T/rw" -k allow-suid=yes -k system-calls=+@keyring -- /bin/true 2>/dev/null | sed 1,2d)" \
+  "private-devices = no: this system's /dev stays writable for it: the disks root owns, /dev/kmsg, the console
+system-call filter: no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS); denied (EPERM): @bpf,@debug,@file-handles,@io-uring,@module,@mount,@reboot,@swap,@userfaultfd; a call through another ABI than the native one kills it
+allow-suid = yes: it may make set-user-ID files, root's for a uid 0, in what it can write, and they work there: the next user who runs one is that file's owner
+keyring calls allowed: a session keyring of its own, but the user keyring (@u) of uid 65534 is shared with every process of that uid" \
+  "control: private-devices = no, allow-suid = yes and +@keyring: each said, as what is left open"
+t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -k read-only=yes -k devices=/dev/null,/dev/zero -- /bin/true | sed -n 3p)" \
+  "its own /dev (a small tmpfs, nosuid,nodev,noexec): null, zero, full, random, urandom, tty, its own pts and shm, /dev/null, /dev/zero, and this system's /dev/log: no disk, no /dev/kmsg, no console, and a node it makes there opens nothing" "devices = ...: named in its /dev"
 out=$("$CAPCTL" explain --json -k user=nobody -k read-only=yes -k bind-ro=/etc:/mnt -k private-pids=yes -k network=netns:blue -- /bin/true |
   sed -n '/"container"/,/^    },/p' | tr -d '\n' | tr -s ' ')
-t_eq "$out" ' "container": { "namespaces": ["mnt", "pid"], "read_only": true, "read_write": [], "binds": [{"src": "/etc", "dst": "/mnt", "read_only": true}], "root_directory": null, "private_tmp": false, "private_pids": true, "network": "netns:blue", "hostname": null, "private_ipc": false },' \
+t_eq "$out" ' "container": { "namespaces": ["mnt", "pid"], "read_only": true, "read_write": [], "binds": [{"src": "/etc", "dst": "/mnt", "read_only": true}], "root_directory": null, "private_tmp": false, "private_pids": true, "proc": "hidepid=invisible", "private_devices": true, "devices": [], "nosuid": true, "network": "netns:blue", "hostname": null, "private_ipc": false },' \
   "--json: the container's fields"
 t_eq "$("$CAPCTL" explain --json -k user=nobody -- /bin/true | grep '"container"')" '    "container": null,' "--json: no container: null"
+t_eq "$("$CAPCTL" explain --json -k user=nobody -k mode=noroot -- /bin/true | grep '"keyring"')" '    "keyring": {"session": "own", "user": "denied"},' \
+  "--json: a filtered service's keyrings: its own session keyring, the user keyring's calls denied"
+t_eq "$("$CAPCTL" explain --json -k user=nobody -- /bin/true | grep '"keyring"')" '    "keyring": {"session": "own", "user": "shared"},' \
+  "--json, control: a legacy one's user keyring is shared"
 out=$(setpriv --inh-caps=-all --bounding-set=-sys_admin "$CAPCTL" explain -k private-ipc=yes -- /bin/true | sed -n 's/^  launch *//p')
 t_eq "$out" "REFUSED at stage namespaces: the container's namespaces need cap_sys_admin, which the launcher lacks" \
   "a launcher without cap_sys_admin: a container is refused at stage namespaces"
