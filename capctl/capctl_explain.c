@@ -108,7 +108,7 @@ static void print_json_container(FILE *f, svc_container const *ct)
   json_bool(f, "private_tmp", ct->private_tmp || ct->root);
   json_bool(f, "private_pids", ct->private_pids);
   /* its own /proc: the mount's option, or null for capinit's */
-  fprintf(f, "      \"proc\": %s,\n", ct->private_pids || ct->root ? "\"hidepid=invisible\"" : "null");
+  fprintf(f, "      \"proc\": %s,\n", container_has_mounts(ct) ? "\"hidepid=invisible\"" : "null");
   json_bool(f, "private_devices", ct->private_devices);
   fprintf(f, "      \"devices\": [");
   for (i = 0; i < ct->ndevices; i++) {

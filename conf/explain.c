@@ -367,7 +367,7 @@ static void container_words(svc_container const *ct, prediction *p)
   writable_words(ct, p);
   if (ct->private_pids)
     say(p, "its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)");
-  if (ct->private_pids || ct->root)
+  if (container_has_mounts(ct))
     say(p, "its own /proc, hidepid=invisible: a process it may not ptrace is not even listed");
   if (ct->network == NET_NONE) say(p, "no network: its own network namespace, with only the loopback interface");
   else if (ct->network == NET_NAMED) say(p, "the network of %s (another service sets it up)", ct->netns);

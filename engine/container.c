@@ -348,16 +348,18 @@ pivot_failed:
   return priv_failed(f, STAGE_ROOT, CT_ARG_PIVOT);
 }
 
-/* A /proc of its own, hidepid=invisible (systemd's ProtectProc=invisible):
- * a process it may not trace (another uid, more capabilities: the
- * reaper's copy of capinit while it scrubs) is not even listed.  A kernel
- * before 5.8 knows only the numbers: 2 is the same rule. */
+/* A /proc of its own, hidepid=invisible (systemd's ProtectProc=invisible),
+ * for every service with a mount namespace of its own, whether or not it
+ * has a PID namespace: a process it may not trace (another uid, more
+ * capabilities: other services, capinit, the reaper's copy of capinit
+ * while it scrubs) is not even listed.  A kernel before 5.8 knows only
+ * the numbers: 2 is the same rule. */
 static int stage_proc(svc_container const *ct, priv_fail *f)
 {
   static char const *const invisible[] = { "hidepid", "invisible", 0 };
   static char const *const hidepid2[] = { "hidepid", "2", 0 };
   unsigned attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
-  if (!ct->private_pids && !ct->root) return 0;
+  if (!container_has_mounts(ct)) return 0;
   if (fs_at("proc", invisible, attrs, AT_FDCWD, "/proc") < 0 &&
       (errno != EINVAL || fs_at("proc", hidepid2, attrs, AT_FDCWD, "/proc") < 0))
     return priv_failed(f, STAGE_PROC, -1);

@@ -11,6 +11,7 @@
  *   - a /dev of its own (private-devices) is a tmpfs, nosuid,nodev,
  *     noexec, with its own shm, pts (and mqueue with private-ipc), and
  *     holds capinit's usual devices and those named by devices, no other;
+ *   - its /proc is a proc of its own, hidepid=invisible;
  *   - /proc/PID/root is the root directory;
  *   - its /proc is its PID namespace's own: the command is there, at the
  *     pid that namespace gives it. */
@@ -140,6 +141,16 @@ static int check_own_dev(mountinfo_entry const *v, size_t n, svc_container const
          (ct->private_ipc && check_mount(v, n, "/dev/mqueue", "rw", "mqueue", d));
 }
 
+/* Its /proc: a proc of its own, hidepid=invisible (2 before Linux 5.8) */
+static int check_proc(mountinfo_entry const *v, size_t n, diff *d)
+{
+  mountinfo_entry const *m = mount_at(v, n, "/proc");
+  if (check_mount(v, n, "/proc", 0, "proc", d)) return 1;
+  if (!has_opt(m->super, "hidepid=invisible") && !has_opt(m->super, "hidepid=2"))
+    return differs(d, "mount:/proc", m->super, "hidepid=invisible");
+  return 0;
+}
+
 static char *slurp_mountinfo(pid_t pid, size_t *len)
 {
   char path[64];
@@ -195,7 +206,7 @@ static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
   if (!bad && ct->root) bad = check_nosuid(ct, v, n, "/", d);
   if (!bad && ct->private_devices) bad = check_own_dev(v, n, ct, d);
   if (!bad && (ct->private_tmp || ct->root)) bad = check_mount(v, n, "/tmp", "rw", "tmpfs", d);
-  if (!bad && (ct->private_pids || ct->root)) bad = check_mount(v, n, "/proc", 0, "proc", d);
+  if (!bad) bad = check_proc(v, n, d);
   free(v);
   free(info);
   return bad;

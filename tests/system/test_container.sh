@@ -71,15 +71,17 @@ ro_all() {
 rw_path() { mount --bind "$1" "$1" && mount -o remount,bind,rw "$1"; }
 ro_bind() { mount --bind "$1" "$2" && mount -o remount,bind,ro "$2"; }
 tmpfs_on() { mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$1"; }
+# a /proc of its own for every mount namespace of its own, hidepid=invisible
+own_proc() { mount -t proc -o nosuid,nodev,noexec,hidepid=invisible proc /proc; }
 EOF
 R=". $T/ref.sh && mount --make-rprivate /"
 specs() {
   cat <<EOF
 plain|user = nobody|RW=$T/rw|$NOBODY \$P
-read-only|user = nobody;read-only = yes;read-write = $T/rw|RW=$T/rw|unshare --mount sh -c "$R && ro_all && rw_path $T/rw && exec $NOBODY \$P"
-read-only-root|mode = noroot;read-only = yes;read-write = $T/rw;hostname = ro-root;private-pids = no|RW=$T/rw PROCSYS=1|unshare --mount --uts sh -c "hostname ro-root && $R && ro_all && rw_path $T/rw && exec $ROOT0 \$P"
-private-tmp|user = nobody;private-tmp = yes;bind-ro = $T/p:/srv||unshare --mount sh -c "$R && ro_bind $T/p /srv && tmpfs_on /tmp && exec $NOBODY /bin/sh /srv/ctprobe.sh"
-binds|user = nobody;bind-ro = $T/ro:/mnt;bind = $T/rw:/media|RW=/media BIND_RO=/mnt|unshare --mount sh -c "$R && ro_bind $T/ro /mnt && mount --bind $T/rw /media && exec $NOBODY \$P"
+read-only|user = nobody;read-only = yes;read-write = $T/rw|RW=$T/rw|unshare --mount sh -c "$R && own_proc && ro_all && rw_path $T/rw && exec $NOBODY \$P"
+read-only-root|mode = noroot;read-only = yes;read-write = $T/rw;hostname = ro-root;private-pids = no|RW=$T/rw PROCSYS=1|unshare --mount --uts sh -c "hostname ro-root && $R && own_proc && ro_all && rw_path $T/rw && exec $ROOT0 \$P"
+private-tmp|user = nobody;private-tmp = yes;bind-ro = $T/p:/srv||unshare --mount sh -c "$R && own_proc && ro_bind $T/p /srv && tmpfs_on /tmp && exec $NOBODY /bin/sh /srv/ctprobe.sh"
+binds|user = nobody;bind-ro = $T/ro:/mnt;bind = $T/rw:/media|RW=/media BIND_RO=/mnt|unshare --mount sh -c "$R && own_proc && ro_bind $T/ro /mnt && mount --bind $T/rw /media && exec $NOBODY \$P"
 root-directory|user = nobody;root-directory = $T/root;bind-ro = /usr;bind-ro = /etc;bind-ro = $T/p:/p;bind-ro = $T/ro:/ro|BIND_RO=/ro|unshare --mount --fork sh -c "$R && mount --bind $T/root $T/root && ro_bind /usr $T/root/usr && ro_bind /etc $T/root/etc && ro_bind $T/p $T/root/p && ro_bind $T/ro $T/root/ro && mount -t proc -o hidepid=invisible proc $T/root/proc && tmpfs_on $T/root/tmp && exec unshare --root=$T/root $NOBODY /bin/sh /p/ctprobe.sh"
 private-pids|user = nobody;private-pids = yes||unshare --pid --fork --mount --mount-proc $NOBODY \$P
 network-none|user = nobody;network = none||unshare --net sh -c "ip link set lo up && exec $NOBODY \$P"
@@ -248,8 +250,13 @@ t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=ct-daemon result=ok processes=3" 
 # the daemon
 sv_in nsenter -t "$DPID" -m mount -t proc proc /proc
 out=$(sv_ctl verify ct-daemon)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "1:name=ct-daemon result=differs field=mount:/proc live=rw predicted=hidepid=invisible" \
+  "control: a /proc without hidepid over its own: verify says so (exit 1)"
+sv_in nsenter -t "$DPID" -m umount /proc
+sv_in nsenter -t "$DPID" -m mount -t proc -o hidepid=invisible proc /proc
+out=$(sv_ctl verify ct-daemon)
 echo "$?:$(echo "$out" | tr '\t' ' ')" | grep -Eqx "1:name=ct-daemon result=differs field=proc live=(another|no) process at pid 2 predicted=the command at pid 2"
-t_ok $? "control: a /proc of another PID namespace over its own: verify says so (exit 1: $(echo "$out" | tr '\t' ' '))"
+t_ok $? "control: a /proc (hidepid=invisible) of another PID namespace over its own: verify says so (exit 1: $(echo "$out" | tr '\t' ' '))"
 sv_in nsenter -t "$DPID" -m umount /proc
 
 sv_ctl signal HUP ct-daemon

@@ -49,9 +49,11 @@ read-only file tree: writes fail with EROFS, whatever its uid and capabilities, 
 /etc of this system is mounted on /mnt, read-only
 its own /dev (a small tmpfs, nosuid,nodev,noexec): null, zero, full, random, urandom, tty, its own pts and shm, and this system's /dev/log: no disk, no /dev/kmsg, no console, and a node it makes there opens nothing
 its writable paths are nosuid,nodev: a set-id program or a device node there works as a plain file
-$FILTER" "read-write paths and binds named; its own /dev; nosuid,nodev"
+its own /proc, hidepid=invisible: a process it may not ptrace is not even listed
+$FILTER" "read-write paths and binds named; its own /dev; nosuid,nodev; its own /proc"
 t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -k read-only=yes -k private-devices=no -k devices=/dev/null -k "read-write=$T/rw" -k allow-suid=yes -k system-calls=+@keyring -- /bin/true 2>/dev/null | sed 1,2d)" \
   "private-devices = no: this system's /dev stays writable for it: the disks root owns, /dev/kmsg, the console
+its own /proc, hidepid=invisible: a process it may not ptrace is not even listed
 system-call filter: no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS); denied (EPERM): @bpf,@debug,@file-handles,@io-uring,@module,@mount,@reboot,@swap,@userfaultfd; a call through another ABI than the native one kills it
 allow-suid = yes: it may make set-user-ID files, root's for a uid 0, in what it can write, and they work there: the next user who runs one is that file's owner
 keyring calls allowed: a session keyring of its own, but the user keyring (@u) of uid 65534 is shared with every process of that uid" \
