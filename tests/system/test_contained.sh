@@ -5,7 +5,10 @@
 #     /proc/self/ns/net (the host's network): refused at stage network,
 #     the host's network never joined; control: a real named namespace;
 #   - set-user-ID files: a contained service cannot give a file a set-id
-#     mode, and its writable paths are nosuid,nodev; control: allow-suid;
+#     mode, and its writable paths are nosuid,nodev (capexec and capinit);
+#     control: allow-suid;
+#   - another service's processes (capinit and capexec): signals, its tree
+#     through /proc/PID/root; control: private-pids = no;
 #   - /dev: a read-only service's is its own (no block device, kmsg or
 #     console; nodev; its own shm); control: private-devices = no;
 #   - keyrings: each service starts in a session keyring of its own, not
@@ -132,7 +135,19 @@ got=$("$CAPEXEC" -k private-pids=yes -k mode=noroot -k read-only=yes -- /bin/sh 
 t_eq "$got" "rw,hidepid=invisible" "a private-pids service's /proc: its own instance, hidepid=invisible"
 t_eq "$(awk '$5 == "/proc" { o = $NF } END { print o }' /proc/self/mountinfo)" "rw" "control: the host's /proc has no hidepid"
 
-# the same under capinit: the service never runs
+# the same under capinit: a read-only service and its control
+mkdir -p "$T/ws" "$T/wa"
+chmod 755 "$T/ws" "$T/wa"
+printf 'exec 2>/dev/null\n%s\n' "$attack" > "$T/suid.sh"
+for a in ws wa; do
+  {
+    printf 'type = oneshot\nmode = noroot\nread-only = yes\nread-write = %s\n' "$T/$a"
+    printf 'command = /bin/sh %s %s %s\n' "$T/suid.sh" "$PROBE" "$T/$a"
+    [ $a = wa ] && printf 'allow-suid = yes\n'
+  } | svc suid-$a
+done
+
+# network = netns:NAME under capinit: the linked one never runs
 svc linked <<EOF
 command = /bin/readlink /proc/self/ns/net
 type = oneshot
@@ -198,8 +213,21 @@ t_eq "$(cut -d' ' -f2- "$T/log/reacher.log" | tr '\n' ' ')" "kill 1 root 2 write
 t_eq "$(cut -d' ' -f2- "$T/log/reacher-shared.log" | tr '\n' ' ')" "kill 0 root 0 write 0 " \
   "control: with private-pids = no it signals the victim, and writes into its tree through /proc/PID/root"
 t_eq "$(ls "$T/vw" | tr '\n' ' ')" "from-reacher-shared " "... the host's ground truth: only the control's file is in the victim's writable path"
+# the same code under capexec, run in capinit's namespaces (the victim's pid is the same there)
+got=$(sv_in "$CAPEXEC" -k mode=noroot -k read-only=yes -- /bin/sh "$T/reach.sh" "$T" capexec 2>/dev/null | tr '\n' ' ')
+t_eq "$got" "kill 1 root 2 write 2 " "capexec: a contained uid 0 (its own PID namespace by default): no signal, nothing through /proc/PID/root"
+got=$(sv_in "$CAPEXEC" -k mode=noroot -k read-only=yes -k private-pids=no -- /bin/sh "$T/reach.sh" "$T" capexec-shared 2>/dev/null | tr '\n' ' ')
+t_eq "$got" "kill 0 root 0 write 0 " "capexec, control: with private-pids = no, both"
+t_eq "$(ls "$T/vw" | tr '\n' ' ')" "from-capexec-shared from-reacher-shared " "... the host's ground truth: the control's file, and no other, in the victim's path"
 t_eq "$("$CAPCTL" check -c "$T/c" 2>&1 | grep -c 'neither has private-pids')" 2 \
   "capctl check warns about both services that share uid 0 without a PID namespace (the victim and the control)"
+sv_wait suid-ws up
+sv_wait suid-wa up
+t_eq "$(cut -d' ' -f2- "$T/log/suid-ws.log" | tr '\n' ' ')" "chmod 1 install 1 open 1 mkdir 1 rw,nosuid,nodev,relatime " \
+  "capinit: the set-id attack from a read-only uid 0: every set-id mode refused, its read-write path nosuid,nodev"
+t_eq "$(find "$T/ws" -perm /6000 | wc -l) $(euid_of "$T/ws/p")" "0 65534" "capinit: ... no set-id file on the host; uid 65534 who runs its copy stays 65534"
+t_eq "$(cut -d' ' -f2- "$T/log/suid-wa.log" | tr '\n' ' ') $(find "$T/wa" -perm /6000 | wc -l) $(euid_of "$T/wa/p")" \
+  "chmod 0 install 0 open 0 mkdir 0 rw,relatime  4 0" "capinit, control: allow-suid = yes: all four made, and its copy runs as euid 0 for uid 65534"
 sv_wait linked failed
 sv_wait named up
 t_eq "$(sv_field linked failure)" "stage network: unable to join the network namespace /run/netns/$NS-link: Symbolic link loop" \
