@@ -16,7 +16,7 @@
 #     xattrs), peek (tests/peek.c: reads /proc/PID/environ, maps, mem),
 #     syscall_try (tests/syscall_try.c: the calls the filter denies) and
 #     /var/attack, mode 1777: the only directory its attack services may
-#     write
+#     write; /var/victim, root's, the writable path of victim0
 #   /etc/passwd, /etc/group, /etc/hostname
 #   tests/qemu/scenarios/SCENARIO/ copied over it (its /etc/capinit...)
 #   every module named in the scenario's /etc/capinit/modules, from the
@@ -70,6 +70,7 @@ if [ "$scenario" = main ]; then
   cp "$B/tests/peek" "$R/test/peek"
   cp "$B/tests/syscall_try" "$R/test/syscall_try"
   mkdir -m 1777 "$R/var/attack"
+  mkdir -m 755 "$R/var/victim"
 fi
 # an early console for the kernel and capinit, before devtmpfs is mounted
 mknod -m 600 "$R/dev/console" c 5 1 2>/dev/null || true

@@ -17,7 +17,11 @@
 #              port 80 as www, pinger's raw ICMP from its file capability
 #              (and not without it), every console refusal with its
 #              control, capctl verify, no set-id file, the xattr bytes,
-#              the read-only root; then capctl poweroff, QEMU's exit 0,
+#              the read-only root; issue 34's attacks from sandbox (a
+#              user namespace, the machine's /dev: disks, /dev/kmsg, the
+#              console, ttys, files in /dev and /dev/shm; a set-user-ID
+#              file) refused, with open and the runner as the controls;
+#              then capctl poweroff, QEMU's exit 0,
 #              the shutdown order
 #
 # Needs root (the builder sets file capabilities and chroots).  About
@@ -125,7 +129,7 @@ t_ok $? "report.txt (ext4): the image sizes"
 # ---------------------------------------------------------------- boots
 app_boot
 
-check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE
+check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE BLOCK-DEVICES DISK-READ
   app_ran "$1"
   has "capinit loaded the 8 modules of /etc/capinit/modules" '^capinit: modules: 8 of 8 loaded$'
   has "all 9 services ready (capinit's clock)" '^capinit: all 9 services ready [0-9]+ ms after capinit started$'
@@ -149,6 +153,32 @@ check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE
   t_eq "$(rec "inside open other services' files:")" "/etc/capinit/services is there" "$f: control: open sees the other services' files"
   t_eq "$(rec "inside open network:")" "eth0 lo " "$f: control: open has the machine's network"
 
+  # issue 34: what a contained service could reach without a capability
+  # (sandbox: a root directory, so a /dev of its own), with the control
+  # open (no container: the machine's /dev; allow-suid) or, for a user
+  # namespace, the demo runner (legacy root); the machine's side from the
+  # runner: the kernel log, /dev, /dev/shm
+  t_eq "$(rec "inside sandbox userns:") $(rec "inside open userns:")" "Operation not permitted Operation not permitted" \
+    "$f: sandbox: unshare -U refused (its filter); open too (the filter of a noroot uid 0, and lockdown's unprivileged_userns_clone = 0)"
+  t_eq "$(rec "control userns")" 0 "$f: control: the same unshare -U works from the demo runner (legacy root)"
+  t_eq "$(rec "inside sandbox dev:")" "fd full mqueue null ptmx pts random shm stderr stdin stdout tty urandom zero " \
+    "$f: sandbox: its /dev is its own: null, zero, full, random, urandom, tty, pts, shm, mqueue (private-ipc), the links"
+  t_eq "$(rec "inside sandbox block devices:")|$(rec "inside sandbox disk read:")|$(rec "inside sandbox ttys:")|$(rec "inside sandbox kmsg:")|$(rec "inside sandbox console:")" \
+    "|none|0|No such file or directory|No such file or directory" "$f: sandbox: no block device, no tty but its own, no /dev/kmsg, no console"
+  mblock=$(rec "machine block")
+  t_eq "$mblock" "$5" "$f: the machine's block devices: ${5:-none}"
+  t_eq "$(rec "inside open block devices:")|$(rec "inside open disk read:")|$(rec "inside open ttys:")|$(rec "inside open kmsg:")|$(rec "inside open console:")" \
+    "$mblock|$6|$(rec "machine ttys")|character special file|character special file" \
+    "$f: control: open sees the machine's block devices${5:+ and reads ${5% }}, its $(rec "machine ttys") ttys, /dev/kmsg, the console"
+  t_eq "$(rec "inside sandbox kmsg write:") $(rec "inside sandbox dev create:") $(rec "inside sandbox shm create:")" "ok ok ok" \
+    "$f: sandbox: its writes to /dev/kmsg, /dev and /dev/shm land in its own /dev"
+  t_eq "$(rec "inside open kmsg write:") $(rec "inside open dev create:") $(rec "inside open shm create:")" "ok ok ok" \
+    "$f: control: open writes /dev/kmsg, /dev and /dev/shm"
+  t_eq "$(rec "machine kmsg")|$(rec "machine dev")|$(rec "machine shm")" "0 1|demo-open |demo-open " \
+    "$f: the machine's kernel log, /dev and /dev/shm have open's line and files, none of sandbox's"
+  t_eq "$(rec "inside sandbox suid:")" "Operation not permitted, mode 644" "$f: sandbox: chmod 4755 of its file in /tmp refused (its filter)"
+  t_eq "$(rec "inside open suid:")" "ok, mode 4755" "$f: control: open (allow-suid = yes) makes it set-user-ID"
+
   # the shutdown
   app_shutdown "$1"
   a=$(at "service console: stopped")
@@ -162,7 +192,9 @@ check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE
 }
 # the initramfs root is writable (the contained services' trees are not);
 # the disk image is read-only as a whole
-check_boot cpio rootfs ok rw
-check_boot ext4 ext4 "Read-only file system" ro
+# (the disk image's boot has one block device, the disk: open reads its
+# first 512 bytes; the initramfs's has none)
+check_boot cpio rootfs ok rw "" none
+check_boot ext4 ext4 "Read-only file system" ro "/dev/vda " 512
 
 app_end "builder refusals $(( (t_builder - t_start) / 1000 )) s, "

@@ -9,7 +9,10 @@
 #              credentials, capctl verify, the filecaps manifest, setuid in
 #              a noroot tree, the module, the refused file, 10 000 signals
 #              and 10 000 orphans, issue 33's attacks on the 6.1 kernel
-#              (no SO_PEERPIDFD: the control socket's pidfd fallback), then
+#              (no SO_PEERPIDFD: the control socket's pidfd fallback),
+#              issue 34's on a contained uid 0, each with its control
+#              (the filter, another service's processes, /dev, set-id
+#              files, a link at /run/netns/NAME, keyrings), then
 #              capctl poweroff; the host checks QEMU's exit, capinit's
 #              lines for each signal it ignored, the shutdown order and
 #              the stop-timeout SIGKILL
@@ -103,14 +106,14 @@ t_eq "$end $rc" "exit 0" "main: QEMU exited 0 by itself (capctl poweroff)"
 results_done main
 guest_tap main
 has "main: kernel support line" '^capinit: kernel [^ ]*: securebits yes, ambient capabilities yes, last capability [0-9]+$'
-has "main: the module was loaded by capinit" '^capinit: modules: 1 of 1 loaded$'
+has "main: the modules (dummy, loop) were loaded by capinit" '^capinit: modules: 2 of 2 loaded$'
 has "main: the filecaps manifest was applied where it could be" '^capinit: filecaps: 1 of 2 files as the manifest says$'
 has "main: a manifest line that cannot be applied is reported" \
   '^capinit: warning: unable to set the file capabilities of /test/not-shipped \(/etc/capinit/filecaps:5\): No such file or directory$'
 has "main: and the service whose command it is is refused" \
   '^capinit: service ghost: refused: its command.s file capabilities do not match the filecaps manifest$'
 has "main: the file with an error is reported with FILE:LINE" "^capinit: /etc/capinit/services/broken.svc:3: error: unknown key 'colour'"
-has "main: and the boot went on: all services ready (capinit's clock)" '^capinit: all 7 services ready [0-9]+ ms after capinit started$'
+has "main: and the boot went on: all services ready (capinit's clock)" '^capinit: all 8 services ready [0-9]+ ms after capinit started$'
 # issue 33: the signals of a uid 0 noroot service (the guest's signaller)
 # and a SIGHUP queued in the runner's name, each ignored and said
 spid=$(sed -n 's/^runner: attack pids: signaller \([0-9]*\), runner [0-9]*$/\1/p' "$con" | head -n 1)
@@ -131,6 +134,9 @@ has "main: nor talker2's through the hard link, and said so" \
   "^capinit: service talker2: warning: unable to log to /var/log/capinit/talker2.log: a file with another name \(a hard link\?\): its lines go to the console\$"
 t_eq "$(grep -c '^talker: talk [1-5]$' "$con") $(grep -c '^talker2: talk [1-5]$' "$con")" "5 5" \
   "main: talker's and talker2's five lines each on the console instead"
+# issue 34: a link planted at /run/netns/NAME is never joined
+has "main: netns-link (network = netns:q34-link, a link to /proc/self/ns/net) failed at stage network, and capinit said so" \
+  '^capinit: service netns-link: fatal: start failed at stage network: unable to join the network namespace /run/netns/q34-link: Symbolic link loop$'
 t_eq "$(grep -c 'stopping every service$' "$con")" 1 "main: one stop, the runner's capctl poweroff"
 has "main: the runner asked for the power off" '^capinit: capctl poweroff: stopping every service$'
 # shutdown in reverse dependency order: what depends on (or comes after) a

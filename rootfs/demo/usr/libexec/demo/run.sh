@@ -126,12 +126,26 @@ for s in sandbox open; do
 done
 step 5. "the same script, uid 0 in a locked noroot tree, from inside a container (sandbox: its own root, PIDs, no network) and without one (open):"
 for s in sandbox open; do
-  capctl log -n 20 "$s" 2>/dev/null | cut -d' ' -f2- | grep -E "^(processes|write /|other services' files|network|hostname):" > "/run/demo/$s.txt"
+  capctl log -n 40 "$s" 2>/dev/null | cut -d' ' -f2- |
+    grep -E "^(processes|write /|other services' files|network|hostname|userns|dev|block devices|disk read|ttys|kmsg|console|kmsg write|dev create|shm create|suid):" > "/run/demo/$s.txt"
   while IFS= read -r l; do
     R "inside $s $l"
     say "   $s: $l"
   done < "/run/demo/$s.txt"
 done
+# what reached the machine (issue 34): the kernel log, its /dev and
+# /dev/shm, and the same user namespace from this service (legacy root)
+R "machine kmsg $(dmesg | grep -c 'demo: kmsg from sandbox$') $(dmesg | grep -c 'demo: kmsg from open$')"
+R "machine dev $(ls /dev | grep '^demo-' | tr '\n' ' ')"
+R "machine shm $(ls /dev/shm | grep '^demo-' | tr '\n' ' ')"
+R "machine block $(find /dev -type b | sort | tr '\n' ' ')"
+R "machine ttys $(ls /dev | grep -c '^tty.')"
+unshare -U true 2>&1
+u=$?
+R "control userns $u"
+say "   what reached the machine: the kernel log has $(dmesg | grep -c 'demo: kmsg from ') of their lines (open's), /dev and /dev/shm: $(ls /dev /dev/shm | grep '^demo-' | tr '\n' ' ')"
+say "   a user namespace from this service (legacy root, as PID 1 starts it): exit $u"
+rm -f /dev/demo-* /dev/shm/demo-*
 
 # ---------------------------------------------------------------- 6. controls
 ko=$(find /lib/modules/"$(uname -r)" -name dummy.ko | head -n 1)

@@ -38,7 +38,7 @@ t_eq "$(hostname)" capinit-main "hostname from /etc/hostname"
 t_eq "$(cat /proc/sys/kernel/ctrl-alt-del)" 0 "Ctrl-Alt-Del is a SIGINT to PID 1 (RB_DISABLE_CAD)"
 
 # -- every service as its file says
-for s in syslogd net www fcap stubborn victim runner; do
+for s in syslogd net www fcap stubborn victim victim0 runner; do
   t_eq "$(field $s state)" up "$s is up"
 done
 t_eq "$(field broken state)" failed "broken.svc (an unknown key) is refused"
@@ -119,8 +119,8 @@ snapshot() { # "NAME STATE PID RESTARTS" of every service, from one status reque
     /^  }/ { print name, state, a["pid"], a["restarts"] }'
 }
 before=$(snapshot)
-t_eq "$(echo "$before" | wc -l) $(echo "$before" | grep -c ' up [1-9][0-9]* 0$')" "22 6" \
-  "before: 22 services, 6 running (pid > 0), none restarted"
+t_eq "$(echo "$before" | wc -l) $(echo "$before" | grep -c ' up [1-9][0-9]* 0$')" "31 7" \
+  "before: 31 services, 7 running (pid > 0), none restarted"
 t0=$(uptime_ms)
 # every signal with no action (all but KILL STOP, the faults ILL TRAP ABRT
 # BUS FPE SEGV SYS and the shutdown signals INT USR1 USR2 TERM PWR), and HUP
