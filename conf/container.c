@@ -458,17 +458,16 @@ static int under(char const *path, char const *dir)
   return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
 }
 
-/* The mounts the engine makes itself (a private /tmp; the root
- * directory's /proc, /dev and /tmp) come after the binds and would hide
- * one made under them: the directory that covers path, or NULL. */
+/* The mounts the engine makes itself (a private /tmp and /var/tmp; the
+ * root directory's /tmp; a /proc for every mount namespace; a /dev of
+ * its own) come after the binds and would hide one made under them: the
+ * directory that covers path, or NULL.  Called with the defaults made. */
 static char const *covered(svc_container const *ct, char const *path)
 {
-  static char const *const own[] = { "/tmp", "/var/tmp", "/proc", "/dev" };
-  size_t i;
-  for (i = 0; i < sizeof own / sizeof *own; i++) {
-    int mounted = ct->root ? i != 1 : ct->private_tmp ? i < 2 : ct->private_pids && i == 2;
-    if (mounted && under(path, own[i])) return own[i];
-  }
+  if ((ct->root || ct->private_tmp) && under(path, "/tmp")) return "/tmp";
+  if (ct->private_tmp && !ct->root && under(path, "/var/tmp")) return "/var/tmp";
+  if (under(path, "/proc")) return "/proc";
+  if (ct->private_devices && under(path, "/dev")) return "/dev";
   return 0;
 }
 

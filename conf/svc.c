@@ -308,11 +308,11 @@ void svc_finish(conf_ctx *ctx, svc *s)
   }
 
   resolve_ids(ctx, s, &w);
-  container_finish(ctx, s, &w);
-
   if (!s->line[K_SECUREBITS]) s->securebits = s->mode == SVC_NOROOT ? SECBITS_NOROOT_MODE : 0;
   if (!s->line[K_BOUNDING]) s->bounding = s->mode == SVC_NOROOT ? s->caps : CAPS_ALL;
+  /* the defaults first: the container's checks see the mounts they add */
   container_defaults(s);
+  container_finish(ctx, s, &w);
   filter_finish(s);
   escapes_warn(s, &w);
   if (s->caps & ~s->bounding) {
