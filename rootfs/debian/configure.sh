@@ -45,6 +45,16 @@ chown _chrony:_chrony /var/lib/chrony /var/log/chrony
 chmod 0750 /var/lib/chrony /var/log/chrony
 # rsyslog's work directory
 mkdir -p /var/spool/rsyslog
+# rsyslog's socket under capinit: /var/lib/rsyslog/log, which /dev/log
+# links to (rsyslog.svc, rundirs.svc).  capinit's rsyslog reads a copy of
+# Debian's rsyslog.conf that differs in that line alone; systemd's keeps
+# Debian's, whose imuxsock takes journald's socket only when it names no
+# SysSock.Name.
+mkdir -p /var/lib/rsyslog
+sed 's|^module(load="imuxsock")|module(load="imuxsock" SysSock.Name="/var/lib/rsyslog/log")|' \
+  /etc/rsyslog.conf > /etc/capinit/rsyslog.conf
+[ "$(diff /etc/rsyslog.conf /etc/capinit/rsyslog.conf | grep -c '^[<>]')" = 2 ] ||
+  { echo "configure.sh: rsyslog.conf has no line module(load=\"imuxsock\") to change" >&2; exit 1; }
 # capinit's service logs (not in /var/log, which rsyslog may write)
 mkdir -p /var/lib/capinit/log
 

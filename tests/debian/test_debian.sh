@@ -25,6 +25,14 @@
 #              getty's holds full root; the processes capinit counts as
 #              each service's (verify -p) are those; each listed (uid,
 #              CapEff, CapBnd)
+#   syslog     /dev/log links to rsyslog's socket (/var/lib/rsyslog/log),
+#              in capinit's /dev and in postfix's own; logger reaches
+#              /var/log/syslog from postfix's tree, from a read-only
+#              capexec and on postfix's chroot socket, before and after
+#              capctl restart rsyslog, and postfix's pickup, chrooted
+#              since the boot, logs after it; rsyslog's /dev is a tmpfs
+#              without block devices, kmsg or console, capinit's has them
+#              (tests/debian/syslog.sh)
 #   power off  Debian's own poweroff (systemctl, which without systemd
 #              writes runlevel 0 to /run/initctl): QEMU exits 0, and
 #              e2fsck -fn on the host finds the disk clean
@@ -272,6 +280,26 @@ for s in postfix nginx chrony rsyslog getty; do
   done < "$out/pids.$s"
 done
 t_eq "$mismatch" 0 "the processes capctl verify -p counts as each daemon's are the ones that run its program"
+
+# ------------------------------------------------ syslog
+# rsyslog makes its socket in /var/lib/rsyslog, out of its own /dev;
+# rundirs links capinit's /dev/log to it, and a /dev of its own copies the
+# link: rsyslog's clients reach its next socket after a restart
+# (tests/debian/syslog.sh, in the guest).  Last before the power off:
+# blame and verify above look at the boot, not at a restart.
+gssh sh -s "$token" < tests/debian/syslog.sh > "$out/syslog.txt" 2>&1
+found() { sed -n "s/^$1 //p" "$out/syslog.txt"; }
+t_eq "$(found link)" "/var/lib/rsyslog/log /var/lib/rsyslog/log" \
+  "syslog: /dev/log is a link to rsyslog's socket, in capinit's /dev (rundirs made it) and in postfix's own (copied)"
+t_eq "$(found before)" "capexec chroot postfix" \
+  "... logger reaches /var/log/syslog from postfix's tree, from a read-only capexec, on postfix's chroot socket"
+set -- $(found restart)
+t_eq "${1:-none}" another "capctl restart rsyslog: up again, another process (pid ${2:-none}, then ${3:-none})"
+t_eq "$(found after)" "capexec chroot postfix" "... then logger reaches the new rsyslog the same three ways"
+t_eq "$(found pickup)" 1 "... and so does postfix's pickup, chrooted since the boot: it logs a mail sent after the restart"
+t_eq "$(found dev-rsyslog)" "tmpfs 0 no-kmsg no-console" "rsyslog's /dev: a tmpfs of its own, no block device, no /dev/kmsg, no console"
+t_eq "$(found dev-capinit)" "devtmpfs 1 kmsg console" "... capinit's: devtmpfs, with /dev/vda, /dev/kmsg and the console (the control)"
+sed 's/^/#   /' "$out/syslog.txt"
 
 # ------------------------------------------------ power off
 t1=$(ms)
