@@ -1,25 +1,75 @@
 /* conf/filecaps.c -- see filecaps.h. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
+#include <strings.h>
 #include <linux/capability.h>
 
 #include "filecaps.h"
+#include "names.h"
 #include "parse.h"
 #include "xalloc.h"
 
 static int isblank_(char c) { return c == ' ' || c == '\t'; }
 
-static uint64_t flag_mask(cap_t c, cap_flag_t which)
+enum { F_E, F_I, F_P };
+
+/* One clause's capability list ("cap_a,cap_b", "all", or empty: all with
+ * "=") as a mask, or -1 for a name that is none. */
+static int clause_caps(char const *s, size_t n, int empty_ok, uint64_t *mask)
 {
-  uint64_t m = 0;
-  unsigned i;
-  for (i = 0; i < 64; i++) {
-    cap_flag_value_t v = CAP_CLEAR;
-    if (cap_get_flag(c, (cap_value_t)i, which, &v) < 0) break;
-    if (v == CAP_SET) m |= (uint64_t)1 << i;
+  char name[64];
+  size_t i = 0, k;
+  unsigned cap;
+  *mask = 0;
+  if (!n) {
+    if (!empty_ok) return -1;
+    *mask = ((uint64_t)1 << cap_names_n) - 1;
+    return 0;
   }
-  return m;
+  while (i <= n) {
+    for (k = i; k < n && s[k] != ','; k++) {}
+    if (k == i || k - i >= sizeof name) return -1;
+    memcpy(name, s + i, k - i);
+    name[k - i] = 0;
+    if (!strcasecmp(name, "all")) *mask |= ((uint64_t)1 << cap_names_n) - 1;
+    else if (cap_from_text_name(name, &cap) < 0) return -1;
+    else *mask |= (uint64_t)1 << cap;
+    i = k + 1;
+  }
+  return 0;
+}
+
+/* setcap's capability text, one clause or several separated by blanks:
+ * LIST then operations, each '=', '+' or '-' and flags among e, i, p
+ * ("cap_net_raw+ep", "cap_a,cap_b=ip", "=" for none, "all=p-i").  '='
+ * clears the listed capabilities' three flags and sets those it names;
+ * '+' and '-' need a flag.  0, or -1 for anything else. */
+static int cap_text(char const *t, uint64_t flags[3])
+{
+  flags[F_E] = flags[F_I] = flags[F_P] = 0;
+  while (*t) {
+    uint64_t caps;
+    size_t n;
+    if (isblank_(*t)) {
+      t++;
+      continue;
+    }
+    for (n = 0; t[n] && t[n] != '=' && t[n] != '+' && t[n] != '-' && !isblank_(t[n]); n++) {}
+    if (!t[n] || isblank_(t[n]) || clause_caps(t, n, t[n] == '=', &caps) < 0) return -1;
+    t += n;
+    while (*t == '=' || *t == '+' || *t == '-') {
+      char op = *t++;
+      int seen = 0;
+      if (op == '=') flags[F_E] &= ~caps, flags[F_I] &= ~caps, flags[F_P] &= ~caps;
+      for (; *t == 'e' || *t == 'i' || *t == 'p'; t++, seen++) {
+        int f = *t == 'e' ? F_E : *t == 'i' ? F_I : F_P;
+        flags[f] = op == '-' ? flags[f] & ~caps : flags[f] | caps;
+      }
+      if (!seen && op != '=') return -1;
+    }
+    if (*t && !isblank_(*t)) return -1;
+  }
+  return 0;
 }
 
 /* A valid path on a line that is not: remembered once. */
@@ -44,18 +94,16 @@ static int has_dotdot(char const *path)
 static int add_entry(diag_list *diags, char const *file, unsigned line, char const *path, char const *text,
                      filecaps *out)
 {
-  uint64_t prm, inh, eff;
+  uint64_t flags[3], prm, inh, eff;
   filecap *f;
-  cap_t c = cap_from_text(text);
-  if (!c) {
+  if (cap_text(text, flags) < 0) {
     diag_add(diags, DIAG_ERROR, file, line, "invalid capability text '%s' (as setcap: cap_net_raw+ep)", text);
     refuse(out, path);
     return -1;
   }
-  prm = flag_mask(c, CAP_PERMITTED);
-  inh = flag_mask(c, CAP_INHERITABLE);
-  eff = flag_mask(c, CAP_EFFECTIVE);
-  cap_free(c);
+  prm = flags[F_P];
+  inh = flags[F_I];
+  eff = flags[F_E];
   if (eff && eff != (prm | inh)) {
     diag_add(diags, DIAG_ERROR, file, line,
              "'%s': the effective flag is one bit for a file: it must cover all its capabilities or none", text);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/capability.h>
 #include <sys/resource.h>
 
 #include "names.h"
@@ -152,38 +151,39 @@ rlimit_name const *rlimit_from_resource(int resource)
   return 0;
 }
 
-/* libcap's cap_from_name() accepts a prefix ("cap_net_rawx" reads as
- * cap_net_raw) and numbers; a name is accepted here only when libcap's own
- * spelling of the result is the whole normalised input. */
+/* The kernel's capabilities by number (linux/capability.h, through
+ * Linux 6.x): the names setcap, capsh and /proc show, without "cap_".
+ * Our own table rather than libcap's text functions: those pull its name
+ * hash and stdio into a static PID 1, which has neither otherwise. */
+static char const *const cap_names[] = {
+  "chown", "dac_override", "dac_read_search", "fowner", "fsetid", "kill", "setgid", "setuid",
+  "setpcap", "linux_immutable", "net_bind_service", "net_broadcast", "net_admin", "net_raw",
+  "ipc_lock", "ipc_owner", "sys_module", "sys_rawio", "sys_chroot", "sys_ptrace", "sys_pacct",
+  "sys_admin", "sys_boot", "sys_nice", "sys_resource", "sys_time", "sys_tty_config", "mknod",
+  "lease", "audit_write", "audit_control", "setfcap", "mac_override", "mac_admin", "syslog",
+  "wake_alarm", "block_suspend", "audit_read", "perfmon", "bpf", "checkpoint_restore",
+};
+unsigned const cap_names_n = N(cap_names);
+
+/* A capability's name, any case, with or without "cap_"; exact (no
+ * prefix of a name, no number). */
 int cap_from_text_name(char const *s, unsigned *cap)
 {
-  char want[64], got[64];
-  size_t i, n = strlen(s);
-  cap_value_t v;
-
-  if (!n || n > 40) return -1;
-  if (!strncasecmp(s, "cap_", 4)) {
-    s += 4;
-    n -= 4;
-  }
-  memcpy(want, "cap_", 4);
-  for (i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (!isalpha(c) && c != '_') return -1;
-    want[4 + i] = (char)tolower(c);
-  }
-  want[4 + n] = 0;
-  if (cap_from_name(want, &v) < 0 || v < 0 || (unsigned)v > 63) return -1;
-  if (strcmp(cap_name((unsigned)v, got, sizeof got), want)) return -1;
-  *cap = (unsigned)v;
-  return 0;
+  unsigned i;
+  if (!strncasecmp(s, "cap_", 4)) s += 4;
+  for (i = 0; i < N(cap_names); i++)
+    if (!strcasecmp(s, cap_names[i])) {
+      *cap = i;
+      return 0;
+    }
+  return -1;
 }
 
+/* "cap_NAME", or the number for one the table does not know yet */
 char *cap_name(unsigned cap, char *buf, size_t len)
 {
-  char *t = cap_to_name((cap_value_t)cap);
-  snprintf(buf, len, "%s", t ? t : "?");
-  if (t) cap_free(t);
+  if (cap < N(cap_names)) snprintf(buf, len, "cap_%s", cap_names[cap]);
+  else snprintf(buf, len, "%u", cap);
   return buf;
 }
 

@@ -51,9 +51,12 @@ rlimit_name const *rlimit_from_name(char const *s);
 rlimit_name const *rlimit_from_resource(int resource);
 
 /* Capabilities: "cap_net_raw", "net_raw", "CAP_NET_RAW" -> CAP_NET_RAW.
- * Only names libcap knows for this kernel; numbers are not names. */
+ * Only the kernel's names (cap_names_n of them, 0 to cap_names_n - 1);
+ * numbers are not names. */
+extern unsigned const cap_names_n;
 int cap_from_text_name(char const *s, unsigned *cap);  /* 0, or -1 */
-/* "cap_net_raw" (libcap's canonical spelling) into buf. */
+/* "cap_net_raw" (the spelling of setcap and capsh) into buf; a number
+ * beyond the table, as digits. */
 char *cap_name(unsigned cap, char *buf, size_t len);
 /* "cap_chown,cap_net_raw" or "none" into buf (truncated with "..."). */
 char *caps_format(uint64_t mask, char *buf, size_t len);

@@ -6,17 +6,21 @@
  * whole and names nothing).  Its twin, the same manifest with the bad
  * lines corrected, must parse with no problem: the refusal comes from the
  * garbage, not from the fixture.  Then the file itself: too large, a
- * directory, a FIFO, missing (filecaps_load). */
+ * directory, a FIFO, missing (filecaps_load).  And capinit's own reading
+ * of setcap's capability text and of the kernel's capability names,
+ * against libcap's (cap_from_text, cap_to_name): the independent tool. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../conf/diag.h"
 #include "../../conf/filecaps.h"
+#include "../../conf/names.h"
 #include "../../conf/parse.h"
 #include "t.h"
 
@@ -280,9 +284,73 @@ static void check_files(void)
   rmdir(dir);
 }
 
+/* libcap's flags of a text as "PRM INH EFF" (EFF: the effective set is
+ * all of the permitted and inheritable ones, or empty), or "invalid" */
+static void libcap_reading(char const *text, char *out, size_t len)
+{
+  uint64_t f[3] = { 0, 0, 0 };
+  cap_flag_t const which[3] = { CAP_PERMITTED, CAP_INHERITABLE, CAP_EFFECTIVE };
+  cap_t c = cap_from_text(text);
+  unsigned i, k;
+  if (!c) {
+    snprintf(out, len, "invalid");
+    return;
+  }
+  for (k = 0; k < 3; k++)
+    for (i = 0; i < 64; i++) {
+      cap_flag_value_t v = CAP_CLEAR;
+      if (cap_get_flag(c, (cap_value_t)i, which[k], &v) < 0) break;
+      if (v == CAP_SET) f[k] |= (uint64_t)1 << i;
+    }
+  cap_free(c);
+  if (f[2] && f[2] != (f[0] | f[1])) snprintf(out, len, "invalid");
+  else snprintf(out, len, "%llx %llx %d", (unsigned long long)f[0], (unsigned long long)f[1], f[2] != 0);
+}
+
+static void ours(char const *text, char *out, size_t len)
+{
+  char buf[256];
+  diag_list d = { 0, 0, 0 };
+  filecaps fc = { 0, 0, 0, 0 };
+  int n = snprintf(buf, sizeof buf, "/x %s\n", text);
+  if (filecaps_parse(&d, "t", buf, (size_t)n, &fc) || fc.n != 1) snprintf(out, len, "invalid");
+  else snprintf(out, len, "%llx %llx %d", (unsigned long long)fc.v[0].prm, (unsigned long long)fc.v[0].inh, fc.v[0].eff);
+  filecaps_free(&fc);
+  diag_free(&d);
+}
+
+static void check_against_libcap(void)
+{
+  /* one word each: the manifest takes one text after the path */
+  static char const *const texts[] = {
+    "cap_net_raw+ep", "=", "cap_chown+p", "cap_chown,cap_fowner=ep", "CAP_SYS_ADMIN+ip", "all=p", "all=ep",
+    "cap_net_raw=eip", "cap_net_raw=eip-e", "cap_setuid,cap_setgid+pi", "cap_net_raw+p-p", "cap_net_raw=",
+    "=p", "cap_net_bind_service+eip", "cap_bpf,cap_perfmon+ep", "cap_checkpoint_restore+p",
+    "cap_net_raw+ep", "cap_net_raw+e", "cap_net_raw", "+ep", "cap_net_foo+ep", "+-=+,,", "cap_net_raw+x",
+    "cap_net_raw,+p", "cap_net_raw+", "cap_net_raw-",
+  };
+  char want[64], got[64], name[64];
+  size_t i;
+  unsigned c;
+  for (i = 0; i < sizeof texts / sizeof *texts; i++) {
+    libcap_reading(texts[i], want, sizeof want);
+    ours(texts[i], got, sizeof got);
+    t_streq(got, want, "'%s' reads as libcap reads it (%s)", texts[i], want);
+  }
+  t_ok(cap_names_n == CAP_LAST_CAP + 1, "the table's names: 0 to CAP_LAST_CAP (%d) of the kernel headers", CAP_LAST_CAP);
+  for (c = 0; c < cap_names_n; c++) {
+    char *lib = cap_to_name((cap_value_t)c);
+    unsigned back = 99;
+    t_streq(cap_name(c, name, sizeof name), lib, "capability %u is named as libcap names it", c);
+    t_ok(cap_from_text_name(lib, &back) == 0 && back == c, "%s reads back as %u", lib, c);
+    cap_free(lib);
+  }
+}
+
 int main(void)
 {
   size_t i;
+  check_against_libcap();
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
   check_refused();
   check_too_many();
