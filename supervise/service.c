@@ -348,7 +348,7 @@ static void start(service *s)
     service_event(s, EV_REFUSED, 0);
     return;
   }
-  s->execed = s->ready_seen = s->not_ready = 0;
+  s->not_ready = 0;
   s->fail_stage = s->fail_errno = s->fail_arg = -1;
   s->failure = 0;
   free(s->status_text);
@@ -579,13 +579,9 @@ void service_event(service *s, enum event ev, int arg)
       break;
     case EV_SPAWN_FAILED: on_spawn_failed(s, arg); break;
     case EV_EXECED:
-      s->execed = 1;
       if (s->spec->ready == READY_EXEC) on_ready(s);
       break;
-    case EV_READY:
-      s->ready_seen = 1;
-      on_ready(s);
-      break;
+    case EV_READY: on_ready(s); break;
     case EV_EXITED: on_exited(s, arg); break;
     case EV_TIMEOUT: on_timeout(s); break;
     case EV_STOP: on_stop(s); break;

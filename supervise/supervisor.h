@@ -81,7 +81,6 @@ typedef struct service_s {
   unsigned char wanted_up;
   unsigned char explicit_down; /* stopped by request: do not restart */
   unsigned char removed;   /* gone from the configuration: forget when down */
-  unsigned char execed, ready_seen;
   unsigned char not_ready; /* stopped by ready-timeout: its end is a failure */
 } service;
 
