@@ -152,7 +152,8 @@ CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 ENGINE_SRC := engine/privilege.c engine/container.c engine/filter.c engine/reaper.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
 SHARED_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/control_verbs.c supervise/creds.c supervise/procfs.c)
-SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
+SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c supervise/spawn.c supervise/order.c \
+  supervise/load.c supervise/mkdir_p.c supervise/clock.c supervise/command.c supervise/lookup.c \
   supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/peer.c supervise/control_dispatch.c supervise/control_records.c \
   supervise/control_reply.c supervise/control_verify.c supervise/verify_container.c \
   supervise/procs.c supervise/initctl.c) $(SHARED_OBJ)
@@ -341,6 +342,10 @@ $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
 # the bounded step of PID 1, alone (init/ is not in conf/)
 $(B)/tests/unit/test_step: $(B)/obj/init/step.o
+
+# the state machine of a service, alone: its processes, clock and output
+# are the test's own stubs
+$(B)/tests/unit/test_machine: $(B)/obj/supervise/service.o
 
 # make check: what it needs, gathered in CHECK_INPUTS by each block of this
 # file (the one check rule is at the end), then tests/run

@@ -22,6 +22,8 @@
 #include <linux/securebits.h>
 
 #include "../conf/filecaps.h"
+#include "../supervise/console.h"
+#include "../supervise/load.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
 
@@ -228,12 +230,12 @@ void boot_filecaps(char const *file)
       console_say("capinit: warning: unable to set the file capabilities of %s (%s:%u): %s\n",
               f.v[i].path, file, f.v[i].line, strerror(errno));
     }
-    supervisor_refuse_command(f.v[i].path, "its command's file capabilities do not match the filecaps manifest");
+    load_refuse_command(f.v[i].path, "its command's file capabilities do not match the filecaps manifest");
   }
   for (i = 0; i < f.nrefused; i++) {
     console_say("capinit: warning: %s is named on a bad line of %s: services it is the command of are refused\n",
             f.refused[i], file);
-    supervisor_refuse_command(f.refused[i], "its command is named on a bad line of the filecaps manifest");
+    load_refuse_command(f.refused[i], "its command is named on a bad line of the filecaps manifest");
   }
   console_say("capinit: filecaps: %zu of %zu files as the manifest says\n", ok, f.n);
   filecaps_free(&f);

@@ -24,6 +24,9 @@
 #include <sys/reboot.h>
 
 #include "../engine/privilege.h"
+#include "../supervise/clock.h"
+#include "../supervise/console.h"
+#include "../supervise/mkdir_p.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
 

@@ -87,6 +87,45 @@ static int wait_reply(int fd, struct in_addr to, uint16_t id, uint16_t seq, int6
   }
 }
 
+/* One echo request, sequence seq, and its reply within wait_s seconds,
+ * each said in one line; *t0 is when it was sent.  1 if it was answered. */
+static int ping_once(int fd, struct sockaddr_in const *to, char const *name, uint16_t id, uint16_t seq,
+                     long wait_s, int64_t *t0)
+{
+  struct {
+    struct icmphdr h;
+    char payload[32];
+  } req;
+  int ttl;
+  memset(&req, 0, sizeof req);
+  req.h.type = ICMP_ECHO;
+  req.h.un.echo.id = htons(id);
+  req.h.un.echo.sequence = htons(seq);
+  memcpy(req.payload, "capinit appliance pinger", 24);
+  req.h.checksum = checksum(&req, sizeof req);
+  *t0 = now_us();
+  if (sendto(fd, &req, sizeof req, 0, (struct sockaddr const *)to, sizeof *to) < 0) {
+    printf("unable to send to %s: seq=%u: %s\n", name, seq, strerror(errno));
+  } else if ((ttl = wait_reply(fd, to->sin_addr, id, seq, *t0 + wait_s * 1000000)) >= 0) {
+    int64_t us = now_us() - *t0;
+    printf("reply from %s: seq=%u ttl=%d time=%lld.%03lld ms\n", name, seq, ttl,
+           (long long)(us / 1000), (long long)(us % 1000));
+    return 1;
+  } else {
+    printf("no reply from %s: seq=%u (waited %ld s)\n", name, seq, wait_s);
+  }
+  return 0;
+}
+
+static void sleep_until_us(int64_t next)
+{
+  int64_t left;
+  while ((left = next - now_us()) > 0) {
+    struct timespec ts = { (time_t)(left / 1000000), (long)(left % 1000000) * 1000 };
+    nanosleep(&ts, 0);
+  }
+}
+
 int main(int argc, char **argv)
 {
   long interval = 10, count = 0, wait_s = 1, sent = 0, answered = 0;
@@ -119,37 +158,10 @@ int main(int argc, char **argv)
   printf("pinger: raw ICMP socket open; pinging %s every %ld s\n", argv[optind], interval);
 
   for (;;) {
-    struct {
-      struct icmphdr h;
-      char payload[32];
-    } req;
     int64_t t0;
-    int ttl;
     uint16_t seq = (uint16_t)++sent;
-    memset(&req, 0, sizeof req);
-    req.h.type = ICMP_ECHO;
-    req.h.un.echo.id = htons(id);
-    req.h.un.echo.sequence = htons(seq);
-    memcpy(req.payload, "capinit appliance pinger", 24);
-    req.h.checksum = checksum(&req, sizeof req);
-    t0 = now_us();
-    if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&to, sizeof to) < 0) {
-      printf("unable to send to %s: seq=%u: %s\n", argv[optind], seq, strerror(errno));
-    } else if ((ttl = wait_reply(fd, to.sin_addr, id, seq, t0 + wait_s * 1000000)) >= 0) {
-      int64_t us = now_us() - t0;
-      answered++;
-      printf("reply from %s: seq=%u ttl=%d time=%lld.%03lld ms\n", argv[optind], seq, ttl,
-             (long long)(us / 1000), (long long)(us % 1000));
-    } else {
-      printf("no reply from %s: seq=%u (waited %ld s)\n", argv[optind], seq, wait_s);
-    }
+    answered += ping_once(fd, &to, argv[optind], id, seq, wait_s, &t0);
     if (count && sent >= count) return answered ? 0 : 1;
-    {
-      int64_t next = t0 + (int64_t)interval * 1000000, left;
-      while ((left = next - now_us()) > 0) {
-        struct timespec ts = { (time_t)(left / 1000000), (long)(left % 1000000) * 1000 };
-        nanosleep(&ts, 0);
-      }
-    }
+    sleep_until_us(t0 + (int64_t)interval * 1000000);
   }
 }

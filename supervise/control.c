@@ -19,6 +19,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "control_verbs.h"
+#include "clock.h"
+#include "console.h"
 #include "control.h"
 #include "control_client.h"
 #include "peer.h"

@@ -1,42 +1,23 @@
-/* supervise/control.h -- the control protocol, shared by capinit (server)
- * and capctl (client): one table of verbs. */
+/* supervise/control.h -- the control socket and its loop (control.c; the
+ * other control_*.c files serve its requests: control_client.h). */
 #ifndef CAPINIT_SUPERVISE_CONTROL_H
 #define CAPINIT_SUPERVISE_CONTROL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-
-#define CONTROL_MSG_MAX 4096u
-#define CONTROL_ARGS_MAX 257
-/* The one final reply that means "nothing was done, ask again": capinit
- * serves too many clients at once just now. */
-#define CONTROL_BUSY "error: too many clients"
-
-/* control_verb.changes: 0 reads, 1 changes services, VERB_POWER powers
- * off, reboots or halts */
-#define VERB_POWER 2
-
-typedef struct control_verb_s {
-  char const *name;
-  int changes;             /* root only; VERB_POWER: the power-group too */
-  size_t min_args;
-  char const *usage;
-} control_verb;
-
-typedef struct control_request_s {
-  control_verb const *verb;
-  int argc;                /* words, the verb included: argv[0] */
-  char *argv[CONTROL_ARGS_MAX];
-  char buf[CONTROL_MSG_MAX + 1];
-} control_request;
-
-/* Parse one request message (len bytes, not NUL-terminated): words
- * separated by blanks, a known verb, enough arguments.  Returns 0, or -1
- * with "error: ..." in err.  Pure (fuzzed: tests/fuzz/fuzz_control.c). */
-int control_parse(char const *msg, size_t len, control_request *r, char *err, size_t errlen);
-
-extern control_verb const control_verbs[];
-extern size_t const control_verbs_n;
-control_verb const *control_verb_find(char const *name);
+#define CONTROL_CLIENTS_MAX 64
+#define CONTROL_FDS_MAX (1 + CONTROL_CLIENTS_MAX)  /* the socket and its clients */
+struct pollfd;
+int control_listen(void);
+size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline);
+void control_handle(struct pollfd const *p, size_t n);
+void control_close(void);
+/* Whether a client that asked for the shutdown (capctl poweroff, reboot,
+ * halt) is still connected, within CONTROL_ASKER_MS of its request:
+ * capinit ends only once it has read its reply and gone, so that the
+ * end (PID 1's last signals, a PID namespace's end) cannot kill it. */
+#define CONTROL_ASKER_MS 5000u
+int control_asker_waiting(void);
 
 #endif

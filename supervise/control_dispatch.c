@@ -7,8 +7,13 @@
 #include <sys/reboot.h>
 
 #include "../conf/names.h"
-#include "control.h"
+#include "control_verbs.h"
 #include "control_client.h"
+#include "load.h"
+#include "lookup.h"
+#include "log.h"
+#include "order.h"
+#include "command.h"
 #include "supervisor.h"
 
 static int find_all(client *c, char **args, size_t n, service **out)
@@ -83,7 +88,7 @@ static void verb_signal(verb_call const *v)
 
 static void verb_reload(verb_call const *v)
 {
-  if (supervisor_load(0) < 0) client_reply(v->c, "error: unable to read %s/services", sv.confdir);
+  if (load_services(&sv, 0) < 0) client_reply(v->c, "error: unable to read %s/services", sv.confdir);
   else client_reply(v->c, "ok");
 }
 
@@ -104,7 +109,7 @@ static void verb_power(verb_call const *v)
   char why[64];
   char const *verb = v->args[0];
   snprintf(why, sizeof why, "capctl %s", verb);
-  supervisor_shutdown(!strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
+  order_shutdown(&sv, !strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
   control_asked_power(v->c);
   client_reply(v->c, "ok");
 }

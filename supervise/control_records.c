@@ -9,10 +9,13 @@
 #include <unistd.h>
 
 #include "../conf/names.h"
-#include "control.h"
+#include "control_verbs.h"
 #include "control_client.h"
 #include "../engine/privilege.h"
 #include "procfs.h"
+#include "clock.h"
+#include "service.h"
+#include "command.h"
 
 void record_clean(char *s)
 {
@@ -66,7 +69,7 @@ void record_status(client *c, service *s)
   char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
   char text[STATUS_TEXT_MAX], fail[256], what[200], name[SVC_NAME_MAX + 1];
   uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
-                                   s->state == ST_STOPPING ? s->spawned_at : s->down_at;
+                                   s->state == ST_STOPPING || s->state == ST_ABORTING ? s->spawned_at : s->down_at;
   pid_t pid = service_command_pid(s);
   last_exit(s, le, sizeof le);
   proc_field(pid, "Uid", uid, sizeof uid);

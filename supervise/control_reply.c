@@ -8,8 +8,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "control.h"
+#include "control_verbs.h"
 #include "control_client.h"
+#include "clock.h"
 
 void client_queue(client *c, char const *msg, size_t len)
 {

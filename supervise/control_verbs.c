@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "control.h"
+#include "control_verbs.h"
 
 control_verb const control_verbs[] = {
   { "status", 0, 0, "[NAME...]" },

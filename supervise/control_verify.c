@@ -11,10 +11,12 @@
 #include "../conf/explain.h"
 #include "../conf/syscalls.h"
 #include "../conf/verdict.h"
-#include "control.h"
+#include "control_verbs.h"
 #include "control_client.h"
 #include "creds.h"
 #include "procfs.h"
+#include "service.h"
+#include "command.h"
 #include "verify_container.h"
 
 #define VERIFY_PROCS_MAX 4096  /* processes of one service looked at */

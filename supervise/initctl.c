@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "console.h"
+#include "initctl.h"
+#include "order.h"
 #include "supervisor.h"
 
 #define INITCTL_PATH "/run/initctl"
@@ -70,8 +73,8 @@ void initctl_read(int fd)
       console_say("capinit: warning: %s: not a runlevel request (%zd bytes): ignored\n", INITCTL_PATH, n);
       continue;
     }
-    if (r.w[2] == '0') supervisor_shutdown(RB_POWER_OFF, INITCTL_PATH ": runlevel 0 (power off)");
-    else if (r.w[2] == '6') supervisor_shutdown(RB_AUTOBOOT, INITCTL_PATH ": runlevel 6 (reboot)");
+    if (r.w[2] == '0') order_shutdown(&sv, RB_POWER_OFF, INITCTL_PATH ": runlevel 0 (power off)");
+    else if (r.w[2] == '6') order_shutdown(&sv, RB_AUTOBOOT, INITCTL_PATH ": runlevel 6 (reboot)");
     else
       console_say("capinit: warning: %s: runlevel %c: capinit has none (0 powers off, 6 reboots)\n",
               INITCTL_PATH, r.w[2] > 32 && r.w[2] < 127 ? r.w[2] : '?');

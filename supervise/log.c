@@ -23,6 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "console.h"
+#include "log.h"
 #include "supervisor.h"
 
 #define REOPEN_RETRY_MS 1000u

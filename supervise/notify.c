@@ -9,7 +9,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "log.h"
 #include "notify.h"
+#include "command.h"
 
 char const *notify_path(service const *s)
 {
@@ -124,8 +127,9 @@ static void ignored(service *s, int pid, char const *why)
   left_out = 0;
 }
 
-void notify_read(service *s)
+int notify_read(service *s)
 {
+  int ready = 0;
   char buf[NOTIFY_MSG_MAX + 1];
   union {
     struct cmsghdr h;
@@ -145,7 +149,7 @@ void notify_read(service *s)
     mh.msg_control = ctl.space;
     mh.msg_controllen = sizeof ctl.space;
     r = recvmsg(s->notify_sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-    if (r < 0) return;
+    if (r < 0) break;
     for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
       if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
           c->cmsg_len == CMSG_LEN(sizeof cred))
@@ -160,9 +164,10 @@ void notify_read(service *s)
     }
     if (m.has_status && (s->status_text || (s->status_text = malloc(STATUS_TEXT_MAX))))
       memcpy(s->status_text, m.status, STATUS_TEXT_MAX);
-    if (m.ready) service_event(s, EV_READY, 0);
+    if (m.ready) ready = 1;
     if (m.stopping) log_line(s, "capinit: the service says it is stopping");
   }
+  return ready;
 }
 
 void notify_close(service *s)

@@ -23,7 +23,9 @@ int notify_parse(char const *buf, size_t len, notify_msg *m);
 
 int notify_open(service *s);
 char const *notify_path(service const *s);
-void notify_read(service *s);
+/* Read what is waiting (64 messages at most): 1 if one of them said
+ * READY=1, from a process of the service. */
+int notify_read(service *s);
 void notify_close(service *s);
 
 #endif

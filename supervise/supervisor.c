@@ -1,4 +1,5 @@
-/* supervise/supervisor.c -- loading the configuration and the event loop.
+/* supervise/supervisor.c -- the event loop, its signals and the boot's
+ * phases (loading the configuration is load.c's).
  *
  * One poll() over the signalfd, the control socket and its
  * clients, and each service's log pipe, readiness pipe
@@ -16,71 +17,26 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "../conf/diag.h"
 #include "../conf/names.h"
-#include "../conf/state_guard.h"
+#include "clock.h"
+#include "command.h"
+#include "console.h"
+#include "control.h"
+#include "initctl.h"
+#include "load.h"
+#include "lookup.h"
+#include "log.h"
 #include "notify.h"
+#include "order.h"
 #include "peer.h"
 #include "../engine/privilege.h"
+#include "service.h"
 #include "supervisor.h"
 #include "../engine/sysnum.h"
 
 supervisor sv;
-
-uint64_t now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-/* One component at a time, each below the directory found or made
- * before it: a link in a parent that exists is followed (the layout of
- * whoever may write there), but not at a component capinit made nor at
- * the end, which must be a directory of capinit's uid (or root's).  The log and
- * runtime directories may sit where a service may write, and capinit
- * works in them with all of root's power: a link put there is not
- * where it works. */
-int mkdir_p(char const *path, mode_t mode)
-{
-  char buf[4096];
-  struct stat st;
-  size_t i = 0, n = strlen(path), end;
-  int d, next, made, e;
-  if (n >= sizeof buf) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  memcpy(buf, path, n + 1);
-  if ((d = open(buf[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) return -1;
-  for (;;) {
-    while (buf[i] == '/') i++;
-    if (!buf[i]) break;
-    for (end = i; buf[end] && buf[end] != '/'; end++) ;
-    buf[end] = 0;
-    made = mkdirat(d, buf + i, mode) == 0;
-    if (!made && errno != EEXIST) goto fail;
-    next = openat(d, buf + i, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-                  (made || !path[end + strspn(path + end, "/")] ? O_NOFOLLOW : 0));
-    if (next < 0) goto fail;
-    close(d);
-    d = next;
-    i = end < n ? end + 1 : n;
-  }
-  if (fstat(d, &st) < 0) goto fail;
-  close(d);
-  if (st.st_uid == geteuid() || st.st_uid == 0) return 0;
-  errno = EPERM;  /* not capinit's (nor root's): whoever owns it may plant links there */
-  return -1;
-fail:
-  e = errno;
-  close(d);
-  errno = e;
-  return -1;
-}
 
 void boot_phase_done(char const *name, uint64_t start)
 {
@@ -88,241 +44,6 @@ void boot_phase_done(char const *name, uint64_t start)
   sv.phases[sv.nphases].name = name;
   sv.phases[sv.nphases].start = start;
   sv.phases[sv.nphases++].end = now_ms();
-}
-
-void supervisor_refuse_command(char const *path, char const *why)
-{
-  bad_command *v = realloc(sv.bad_commands, (sv.nbad_commands + 1) * sizeof *v);
-  char *copy = v ? strdup(path) : 0;
-  if (v) sv.bad_commands = v;
-  if (!copy) {
-    /* fail closed: a refusal that cannot be remembered refuses all */
-    console_say("capinit: fatal: out of memory: every service is refused\n");
-    sv.bad_commands_lost = 1;
-    return;
-  }
-  v[sv.nbad_commands].path = copy;
-  v[sv.nbad_commands++].why = why;
-}
-
-/* What the machine cannot give a spec: refuse it, with the reason. */
-static char const *cannot_run(svc const *spec)
-{
-  size_t i;
-  if (sv.no_securebits && spec->securebits) return "the kernel has no per-process securebits";
-  if (sv.no_ambient && spec->caps) return "the kernel has no ambient capabilities";
-  if (sv.bad_commands_lost) return "out of memory at boot (the filecaps manifest's refusals are unknown)";
-  for (i = 0; spec->argv && i < sv.nbad_commands; i++)
-    if (!strcmp(spec->argv[0], sv.bad_commands[i].path)) return sv.bad_commands[i].why;
-  return 0;
-}
-
-static service *service_new(svc *spec)
-{
-  service *s = calloc(1, sizeof *s);
-  if (!s) return 0;
-  s->spec = spec;
-  s->ready_pipe = s->notify_sock = s->reaper_fd = -1;
-  s->log.pipe = s->log.wpipe = s->log.file = -1;
-  s->last_status = -1;
-  s->fail_stage = s->fail_errno = s->fail_arg = -1;
-  s->backoff_ms = spec->restart_delay_ms;
-  s->wanted_up = spec->enabled && !spec->refused;
-  if (spec->refused) {
-    service_event(s, EV_REFUSED, 0);
-  } else if ((s->failure = cannot_run(spec))) {
-    console_say("capinit: service %s: refused: %s\n", spec->name, s->failure);
-    spec->refused = 1;
-    s->wanted_up = 0;
-    service_event(s, EV_REFUSED, 0);
-  }
-  return s;
-}
-
-static void service_forget(size_t i)
-{
-  service *s = sv.v[i];
-  log_close(s);
-  notify_close(s);
-  if (s->ready_pipe >= 0) close(s->ready_pipe);
-  if (s->reaper_fd >= 0) close(s->reaper_fd);
-  svc_free(s->spec);
-  svc_free(s->next_spec);
-  free(s->status_text);
-  free(s);
-  memmove(sv.v + i, sv.v + i + 1, (sv.n - i - 1) * sizeof *sv.v);
-  sv.n--;
-}
-
-static int spec_by_name(void const *a, void const *b)
-{
-  return strcmp((*(svc *const *)a)->name, (*(svc *const *)b)->name);
-}
-
-/* sv.v is sorted by name (service_by_name searches it).  Add the new
- * services fresh[0..n), themselves sorted by name, keeping the order.
- * -1 when out of memory: nothing added. */
-static int merge_fresh(service **fresh, size_t n)
-{
-  static size_t cap;
-  size_t i, j, k;
-  if (!n) return 0;
-  if (sv.n + n > cap) {
-    size_t want = (sv.n + n) + (sv.n + n) / 2;
-    service **v = realloc(sv.v, want * sizeof *v);
-    if (!v) return -1;
-    sv.v = v;
-    cap = want;
-  }
-  /* from the end: no temporary array */
-  i = sv.n;
-  j = n;
-  k = sv.n + n;
-  while (j > 0) {
-    if (i > 0 && strcmp(sv.v[i - 1]->spec->name, fresh[j - 1]->spec->name) > 0) sv.v[--k] = sv.v[--i];
-    else sv.v[--k] = fresh[--j];
-  }
-  sv.n += n;
-  return 0;
-}
-
-/* Out of memory for new services: they are not loaded (PID 1 goes on
- * with the ones it has). */
-static void drop_fresh(service **fresh, size_t n)
-{
-  size_t i;
-  for (i = 0; i < n; i++) {
-    console_say("capinit: warning: service %s: out of memory: not loaded\n", fresh[i]->spec->name);
-    svc_free(fresh[i]->spec);
-    free(fresh[i]);
-  }
-}
-
-/* capinit.conf: its settings, or the defaults (at the first load) or the
- * current ones (at a reload) if it has errors; the log directory. */
-static void load_settings(int initial)
-{
-  diag_list diags = { 0, 0, 0 };
-  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
-  capinit_conf conf;
-  struct stat st;
-  char path[4096];
-  capinit_conf_defaults(&conf);
-  snprintf(path, sizeof path, "%s/capinit.conf", sv.confdir);
-  /* stat, not access(): access() asks as the real uid, which is not 0
-   * while capinit supervises (peer_shield) */
-  if (stat(path, &st) == 0 && capinit_conf_load(&ctx, &conf, path) < 0) {
-    console_diags(&diags);
-    console_say("capinit: warning: %s has errors: %s\n", path,
-                initial ? "using the defaults" : "keeping the current settings");
-    capinit_conf_free(&conf);
-    if (initial) capinit_conf_defaults(&sv.conf);
-  } else {
-    if (!initial) capinit_conf_free(&sv.conf);
-    sv.conf = conf;
-  }
-  diag_free(&diags);
-  if (mkdir_p(sv.conf.log_directory, 0755) < 0)
-    console_say("capinit: warning: unable to create %s: %s (the services' log lines go to the console)\n",
-                sv.conf.log_directory, strerror(errno));
-}
-
-/* A reloaded spec for a service capinit has: a running one takes it at its
- * next start; one settled down at once (a refused one fails, a fixed one
- * runs like a new one). */
-static void reload_spec(service *s, svc *spec, char const *why)
-{
-  int was_refused = s->spec->refused;
-  s->removed = 0;
-  if (!service_is_settled_down(s)) {
-    svc_free(s->next_spec);
-    s->next_spec = spec;
-    return;
-  }
-  svc_free(s->spec);
-  svc_free(s->next_spec);
-  s->next_spec = 0;
-  s->spec = spec;
-  if (spec->refused) {
-    s->wanted_up = 0;
-    s->failure = why ? why : "invalid service file (capctl check)";
-    service_event(s, EV_REFUSED, 0);
-  } else if (was_refused) {
-    s->failure = 0;
-    service_event(s, EV_CLEARED, 0);
-    s->wanted_up = spec->enabled;
-    s->explicit_down = 0;
-  }
-}
-
-/* The services' files, read and checked together; sorted by name (file
- * names sort "a-b.svc" before "a.svc").  -1: the directory is unreadable. */
-static int load_specs(int initial, svc_set *set)
-{
-  diag_list diags = { 0, 0, 0 };
-  /* no service may write what capinit itself reads and writes */
-  capinit_state const state = { sv.confdir, sv.rundir, sv.conf.log_directory };
-  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1, .state = &state };
-  size_t j;
-  if (svc_set_load_dir(&ctx, set, sv.confdir) < 0) {
-    console_say("capinit: %s: unable to read %s/services: %s\n",
-                initial ? "fatal" : "warning", sv.confdir, strerror(errno));
-    diag_free(&diags);
-    return -1;
-  }
-  svc_set_validate(&ctx, set);
-  console_diags(&diags);
-  diag_free(&diags);
-  for (j = 0; j < set->n; j++) svc_drop_lines(set->v[j]);
-  if (set->n > 1) qsort(set->v, set->n, sizeof *set->v, spec_by_name);
-  return 0;
-}
-
-/* (Re)read the configuration: new services start, removed ones stop,
- * changed ones take effect at their next start. */
-int supervisor_load(int initial)
-{
-  svc_set set = { 0, 0 };
-  service **fresh = 0;
-  size_t i, j, nfresh = 0;
-
-  load_settings(initial);
-  if (load_specs(initial, &set) < 0) return -1;
-  for (i = 0; i < sv.n; i++) sv.v[i]->removed = 1;
-  if (set.n) fresh = malloc(set.n * sizeof *fresh);
-  for (j = 0; j < set.n; j++) {
-    svc *spec = set.v[j];
-    service *s = service_by_name(spec->name);
-    char const *why;
-    /* equal names: only the empty name of refused files; the last wins */
-    if (j + 1 < set.n && !strcmp(spec->name, set.v[j + 1]->name)) {
-      svc_free(spec);
-      continue;
-    }
-    why = spec->refused ? 0 : cannot_run(spec);
-    if (why && s) {
-      console_say("capinit: service %s: refused: %s\n", spec->name, why);
-      spec->refused = 1;
-    }
-    if (s) reload_spec(s, spec, why);
-    else if ((s = fresh ? service_new(spec) : 0)) fresh[nfresh++] = s;
-    else {
-      console_say("capinit: warning: service %s: out of memory: not loaded\n", spec->name);
-      svc_free(spec);
-    }
-  }
-  free(set.v);
-  if (merge_fresh(fresh, nfresh) < 0) {
-    drop_fresh(fresh, nfresh);
-    nfresh = 0;
-  }
-  /* an enabled service brings up what it depends on, enabled or not */
-  for (i = 0; i < nfresh; i++)
-    if (fresh[i]->wanted_up) service_want(fresh[i], 1);
-  free(fresh);
-  for (i = 0; i < sv.n; i++)
-    if (sv.v[i]->removed) service_want(sv.v[i], 0);
-  return 0;
 }
 
 static void reap(void)
@@ -336,7 +57,7 @@ static void reap(void)
     if (pid == s->pid || pid == s->stop_pid) status = service_command_status(s, status);
     service_event(s, EV_EXITED, status);
     /* a restart now, before the next waitpid() looks at every child */
-    service_settle(s);
+    service_settle(&sv, s);
   }
 }
 
@@ -349,16 +70,6 @@ static void ready_read(service *s)
   if (r > 0 && !memchr(buf, '\n', (size_t)r)) return;
   close(s->ready_pipe);  /* ready, or the service closed its fd: done either way */
   s->ready_pipe = -1;
-}
-
-void supervisor_shutdown(int action, char const *why)
-{
-  size_t i;
-  if (!sv.shutting_down)
-    console_say("capinit: %s: stopping every service\n", why);
-  sv.shutting_down = 1;
-  if (sv.machine) sv.action = action;
-  for (i = 0; i < sv.n; i++) sv.v[i]->wanted_up = 0;
 }
 
 /* Which signals order something: reload, or the shutdown (the power
@@ -390,14 +101,14 @@ static void handle_signal(int sig)
     case SIGCHLD: reap(); break;
     /* busybox's reboot, poweroff and halt send TERM, USR2 and USR1;
      * Ctrl-Alt-Del sends INT; a power event PWR */
-    case SIGTERM: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGTERM (reboot)" : "SIGTERM"); break;
-    case SIGINT: supervisor_shutdown(RB_AUTOBOOT, sv.machine ? "SIGINT (reboot)" : "SIGINT"); break;
-    case SIGUSR2: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGUSR2 (power off)" : "SIGUSR2"); break;
-    case SIGPWR: supervisor_shutdown(RB_POWER_OFF, sv.machine ? "SIGPWR (power off)" : "SIGPWR"); break;
-    case SIGUSR1: supervisor_shutdown(RB_HALT_SYSTEM, sv.machine ? "SIGUSR1 (halt)" : "SIGUSR1"); break;
+    case SIGTERM: order_shutdown(&sv, RB_AUTOBOOT, sv.machine ? "SIGTERM (reboot)" : "SIGTERM"); break;
+    case SIGINT: order_shutdown(&sv, RB_AUTOBOOT, sv.machine ? "SIGINT (reboot)" : "SIGINT"); break;
+    case SIGUSR2: order_shutdown(&sv, RB_POWER_OFF, sv.machine ? "SIGUSR2 (power off)" : "SIGUSR2"); break;
+    case SIGPWR: order_shutdown(&sv, RB_POWER_OFF, sv.machine ? "SIGPWR (power off)" : "SIGPWR"); break;
+    case SIGUSR1: order_shutdown(&sv, RB_HALT_SYSTEM, sv.machine ? "SIGUSR1 (halt)" : "SIGUSR1"); break;
     case SIGHUP:
       console_say("capinit: SIGHUP: reloading %s\n", sv.confdir);
-      supervisor_load(0);
+      load_services(&sv, 0);
       break;
     default: break;  /* blocked so that it does nothing (signals_trap) */
   }
@@ -584,7 +295,7 @@ static void pollset_dispatch(pollset const *ps)
       case FD_INITCTL: initctl_read(fd); break;
       case FD_LOG: if (s->log.pipe == fd) log_read(s); break;
       case FD_READY: if (s->ready_pipe == fd) ready_read(s); break;
-      case FD_NOTIFY: if (s->notify_sock == fd) notify_read(s); break;
+      case FD_NOTIFY: if (s->notify_sock == fd && notify_read(s)) service_event(s, EV_READY, 0); break;
     }
   }
 }
@@ -593,7 +304,7 @@ static void pollset_dispatch(pollset const *ps)
 static int supervisor_open(void)
 {
   uint64_t t = now_ms();
-  if (supervisor_load(1) < 0) return -1;
+  if (load_services(&sv, 1) < 0) return -1;
   if (control_listen() < 0) return -1;
   /* Debian's poweroff, reboot, halt fall back on sysvinit's FIFO */
   sv.initctl = sv.machine ? initctl_open() : -1;
@@ -609,10 +320,10 @@ static void supervisor_turn(void)
   size_t i;
   for (i = 0; i < sv.n; i++)
     if (sv.v[i]->deadline && sv.v[i]->deadline <= now) service_event(sv.v[i], EV_TIMEOUT, 0);
-  service_settle_all();
+  service_settle_all(&sv);
   if (!sv.ready_reported && !sv.shutting_down) report_ready();
   for (i = sv.n; i-- > 0;)
-    if (sv.v[i]->removed && service_is_settled_down(sv.v[i])) service_forget(i);
+    if (sv.v[i]->removed && service_is_settled_down(sv.v[i])) service_forget(&sv, i);
 }
 
 int supervisor_run(void)
@@ -665,3 +376,4 @@ int supervisor_run(void)
   console_say("capinit: every service is down\n");
   return 0;
 }
+

@@ -1,11 +1,12 @@
 /* supervise/supervisor.h -- capinit's supervisor: one process, one event
- * loop, one state machine per service.
+ * loop (supervisor.c), one state machine per service (service.c).
  *
  * Every service has a wanted state (up or down) and a current state; the
  * loop turns events (a child's exit, readiness, a timer, a control
  * request) into calls of service_event(), which is the one place where
- * current states change.  service_settle() then starts and stops what the
- * wanted states and the dependencies allow. */
+ * current states change.  service_settle() (order.c) then starts and
+ * stops what the wanted states and the dependencies allow.  This header
+ * holds what they all share: the service and the supervisor. */
 #ifndef CAPINIT_SUPERVISE_SUPERVISOR_H
 #define CAPINIT_SUPERVISE_SUPERVISOR_H
 
@@ -14,29 +15,6 @@
 #include <sys/types.h>
 
 #include "../conf/svc.h"
-#include "console.h"
-
-enum state {
-  ST_DOWN,        /* not running */
-  ST_STARTING,    /* spawned, not ready yet */
-  ST_UP,          /* ready (a oneshot: exited 0) */
-  ST_STOPPING,    /* stop signal sent (a oneshot: stop-command running) */
-  ST_BACKOFF,     /* died; waiting before the next start */
-  ST_FAILED,      /* a privilege stage failed, or gave up: no automatic retry */
-};
-extern char const *const state_names[];
-
-enum event {
-  EV_SPAWNED,     /* fork done */
-  EV_SPAWN_FAILED,/* a stage before exec failed (arg: stage), or fork failed */
-  EV_EXECED,      /* execve succeeded */
-  EV_READY,       /* readiness: fd:N newline, READY=1 */
-  EV_EXITED,      /* the main process ended (arg: wait status) */
-  EV_TIMEOUT,     /* the service's deadline passed */
-  EV_STOP,        /* begin stopping */
-  EV_REFUSED,     /* its file is invalid: it fails without a start */
-  EV_CLEARED,     /* wanted up again or stopped on purpose: a failure ends */
-};
 
 #define LOG_LINE_MAX 1024         /* longer lines are cut */
 
@@ -77,12 +55,10 @@ typedef struct service_s {
   int last_status;         /* wait status of the last exit, -1 none */
   int fail_stage, fail_errno; /* -1 none */
   int fail_arg;            /* priv_fail.arg of the failed stage */
-  unsigned char state;     /* enum state */
+  unsigned char state;     /* enum state (service.h) */
   unsigned char wanted_up;
   unsigned char explicit_down; /* stopped by request: do not restart */
   unsigned char removed;   /* gone from the configuration: forget when down */
-  unsigned char execed, ready_seen;
-  unsigned char not_ready; /* stopped by ready-timeout: its end is a failure */
 } service;
 
 /* A step of PID 1's boot (mounts, modules, fstab...), for capctl blame:
@@ -126,67 +102,10 @@ typedef struct supervisor_s {
 
 extern supervisor sv;
 
-uint64_t now_ms(void);
-
-/* service.c */
-void service_event(service *s, enum event ev, int arg);
-void service_settle_all(void);
-/* Start or stop this one service if its wanted state and dependencies
- * allow it now (service_settle_all() does the rest). */
-void service_settle(service *s);
-service *service_by_name(char const *name);
-service *service_by_pid(pid_t pid);
-/* The pid of the command itself: the main process, or with private-pids
- * the reaper's child (0 when there is none). */
-pid_t service_command_pid(service const *s);
-/* Send sig to the command itself (capctl signal). */
-void service_signal(service const *s, int sig);
-/* The wait status of the command that just ended: status, or with
- * private-pids the one its reaper reported (reaper_fd is closed). */
-int service_command_status(service *s, int status);
-void service_want(service *s, int up);
-/* capctl restart: stop it if it runs, then start it again (a refused one
- * stays as it is) */
-void service_restart(service *s);
-int service_is_settled_down(service const *s);
-
-/* log.c */
-int log_open_pipe(service *s, int *child_end);
-void log_read(service *s);
-void log_close(service *s);
-void log_line(service *s, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
-int log_file_path(service const *s, char *buf, size_t len);
-
-/* control.c: the control socket and its loop (the other control_*.c files
- * serve its requests: control_client.h) */
-#define CONTROL_CLIENTS_MAX 64
-#define CONTROL_FDS_MAX (1 + CONTROL_CLIENTS_MAX)  /* the socket and its clients */
-struct pollfd;
-int control_listen(void);
-size_t control_fds(struct pollfd *p, size_t max, uint64_t *deadline);
-void control_handle(struct pollfd const *p, size_t n);
-void control_close(void);
-/* Whether a client that asked for the shutdown (capctl poweroff, reboot,
- * halt) is still connected, within CONTROL_ASKER_MS of its request:
- * capinit ends only once it has read its reply and gone, so that the
- * end (PID 1's last signals, a PID namespace's end) cannot kill it. */
-#define CONTROL_ASKER_MS 5000u
-int control_asker_waiting(void);
-
-/* initctl.c: /run/initctl, sysvinit's FIFO (PID 1 of a machine) */
-int initctl_open(void);
-void initctl_read(int fd);
-
-/* supervisor.c */
-int supervisor_load(int initial);
-/* mkdir -p: every missing component with mode. */
-int mkdir_p(char const *path, mode_t mode);
 /* Record a phase of the boot that started at start and ends now. */
 void boot_phase_done(char const *name, uint64_t start);
-/* Refuse every service whose command is path (PID 1: filecaps mismatch). */
-void supervisor_refuse_command(char const *path, char const *why);
-/* Stop every service, then do action (see supervisor.action). */
-void supervisor_shutdown(int action, char const *why);
+/* The event loop, until every service is down after a shutdown: 0, or
+ * 111 when it cannot start. */
 int supervisor_run(void);
 
 #endif
