@@ -12,7 +12,7 @@
 #include "control.h"
 #include "control_client.h"
 #include "../engine/privilege.h"
-#include "procfs.h"
+#include "../inspect/procfs.h"
 
 void record_clean(char *s)
 {

@@ -20,7 +20,7 @@
 #include "../conf/names.h"
 #include "notify.h"
 #include "../engine/privilege.h"
-#include "procfs.h"
+#include "../inspect/procfs.h"
 #include "../engine/reaper.h"
 #include "supervisor.h"
 

@@ -1,4 +1,4 @@
-/* supervise/verify_container.c -- capctl verify, for a service with a
+/* inspect/verify_container.c -- capctl verify, for a service with a
  * container: the kernel's view of the running command against what its
  * file declares (conf/container.h).
  *   - /proc/PID/ns/KIND: a namespace of its own where declared, capinit's

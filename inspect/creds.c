@@ -1,4 +1,4 @@
-/* supervise/creds.c -- what explain and verify read from the system: this
+/* inspect/creds.c -- what explain and verify read from the system: this
  * process's credentials (the launcher), a command's file, and the kernel's
  * rule for ambient capabilities across a setgid exec. */
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* conf/explain.c -- see explain.h.
+/* inspect/explain.c -- see explain.h.
  *
  * Two models, each following the kernel's own decisions step by step:
  * the engine's syscalls (capset's and prctl's permission rules, the setuid
@@ -13,8 +13,8 @@
 #include <linux/securebits.h>
 
 #include "explain.h"
-#include "names.h"
-#include "syscalls.h"
+#include "../conf/names.h"
+#include "../conf/syscalls.h"
 
 #define BIT(c) ((uint64_t)1 << (c))
 #define HAS(set, c) (((set) & BIT(c)) != 0)

@@ -1,4 +1,4 @@
-/* supervise/procfs.c -- see procfs.h. */
+/* inspect/procfs.c -- see procfs.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
