@@ -147,15 +147,15 @@ FORCE:
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 # The three programs and what they share: the privilege engine (engine/),
-# the configuration (conf/), and what reads and judges the live system
-# (inspect/: capinit's and capctl's).
+# the configuration and the control protocol's verbs (conf/), and what
+# reads and judges the live system (inspect/: capinit's and capctl's).
 ENGINE_SRC := engine/privilege.c engine/container.c engine/filter.c engine/reaper.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
 INSPECT_SRC := $(wildcard inspect/*.c)
 INSPECT_OBJ := $(INSPECT_SRC:%.c=$(B)/obj/%.o)
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c \
   supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/peer.c supervise/control_dispatch.c supervise/control_records.c \
-  supervise/control_reply.c supervise/control_verify.c supervise/control_verbs.c supervise/initctl.c)
+  supervise/control_reply.c supervise/control_verify.c supervise/initctl.c)
 INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/capinit.c init/boot.c init/fstab.c init/shutdown.c init/step.c)
 # each program's objects: capinit_OBJ, capctl_OBJ, capexec_OBJ
 capinit_OBJ := $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(INSPECT_OBJ) $(CONF_OBJ)
@@ -170,7 +170,7 @@ ifneq ($(SAN),1)
 capinit_OBJ += $(B)/obj/init/libc_fmt.o
 CAPINIT_LDFLAGS := -Wl,--wrap=vfprintf
 endif
-capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard capctl/*.c) supervise/control_verbs.c) $(INSPECT_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard capctl/*.c)) $(INSPECT_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
 capexec_OBJ := $(B)/obj/capexec/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
@@ -308,7 +308,7 @@ FUZZ_TARGETS := svc filecaps notify explain control fstab
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_STAMP := $(B)/.deps-fuzz
 FUZZ_SECONDS ?= 300
-FUZZ_LIB_SRC := $(CONF_SRC) inspect/explain.c inspect/verdict.c supervise/notify_parse.c supervise/control_verbs.c
+FUZZ_LIB_SRC := $(CONF_SRC) inspect/explain.c inspect/verdict.c supervise/notify_parse.c
 
 $(FUZZ_STAMP): mk/deps.sh
 	@mkdir -p $(B)

@@ -28,7 +28,7 @@
 #include "../conf/svc.h"
 #include "../conf/syscalls.h"
 #include "capctl.h"
-#include "../supervise/control.h"
+#include "../conf/control_verbs.h"
 #include "../inspect/creds.h"
 #include "../engine/privilege.h"
 

@@ -18,7 +18,7 @@
 #include <skalibs/strerr.h>
 
 #include "capctl.h"
-#include "../supervise/control.h"
+#include "../conf/control_verbs.h"
 
 #define REPLY_TIMEOUT_S 30
 #define REPLY_TIMEOUT_MS (REPLY_TIMEOUT_S * 1000)

@@ -19,7 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "../conf/control_verbs.h"
 #include "control_client.h"
 #include "peer.h"
 #include "supervisor.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "../conf/names.h"
-#include "control.h"
+#include "../conf/control_verbs.h"
 #include "control_client.h"
 #include "../engine/privilege.h"
 #include "../inspect/procfs.h"

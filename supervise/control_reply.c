@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "control.h"
+#include "../conf/control_verbs.h"
 #include "control_client.h"
 
 void client_queue(client *c, char const *msg, size_t len)

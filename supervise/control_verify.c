@@ -11,7 +11,7 @@
 #include "../inspect/explain.h"
 #include "../conf/syscalls.h"
 #include "../inspect/verdict.h"
-#include "control.h"
+#include "../conf/control_verbs.h"
 #include "control_client.h"
 #include "../inspect/creds.h"
 #include "../inspect/procfs.h"

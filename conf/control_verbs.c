@@ -1,8 +1,8 @@
-/* supervise/control_verbs.c -- the verbs of the control socket. */
+/* conf/control_verbs.c -- the verbs of the control socket. */
 #include <stdio.h>
 #include <string.h>
 
-#include "control.h"
+#include "control_verbs.h"
 
 control_verb const control_verbs[] = {
   { "status", 0, 0, "[NAME...]" },
