@@ -24,6 +24,7 @@
 #include <sys/reboot.h>
 
 #include "../engine/privilege.h"
+#include "../inspect/clock.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../conf/fstab.h"
+#include "../inspect/clock.h"
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
@@ -190,13 +191,6 @@ static int device_path(char const *spec, char *out, size_t len)
   return 0;
 }
 
-static uint64_t mono_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
 /* Wait for a device node until *deadline (set at the first wait: one
  * bound for the whole boot), looking ten times a second.  0 when it is
  * there. */
@@ -205,8 +199,8 @@ static int device_wait(char const *path, uint64_t *deadline)
   struct stat st;
   struct timespec tenth = { 0, 100000000L };
   if (stat(path, &st) == 0) return 0;
-  if (!*deadline) *deadline = mono_ms() + DEVICE_WAIT_MS;
-  while (mono_ms() < *deadline) {
+  if (!*deadline) *deadline = now_ms() + DEVICE_WAIT_MS;
+  while (now_ms() < *deadline) {
     nanosleep(&tenth, 0);
     if (stat(path, &st) == 0) return 0;
   }

@@ -36,6 +36,7 @@
 #include <linux/loop.h>
 
 #include "../conf/fstab.h"
+#include "../inspect/clock.h"
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
@@ -61,22 +62,18 @@ void boot_unmount_timeout(unsigned ms)
  * orphans are PID 1's children), 0 otherwise. */
 static int reap_for(unsigned ms)
 {
-  struct timespec end, now;
-  clock_gettime(CLOCK_MONOTONIC, &end);
-  end.tv_sec += ms / 1000;
-  end.tv_nsec += (long)(ms % 1000) * 1000000L;
-  if (end.tv_nsec >= 1000000000L) end.tv_sec++, end.tv_nsec -= 1000000000L;
+  uint64_t end = now_ms() + ms;
   for (;;) {
     sigset_t set;
     struct timespec left;
+    uint64_t now;
     pid_t p;
     while ((p = waitpid(-1, 0, WNOHANG)) > 0) ;
     if (p < 0 && errno == ECHILD) return 1;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) return 0;
-    left.tv_sec = end.tv_sec - now.tv_sec;
-    left.tv_nsec = end.tv_nsec - now.tv_nsec;
-    if (left.tv_nsec < 0) left.tv_sec--, left.tv_nsec += 1000000000L;
+    now = now_ms();
+    if (now >= end) return 0;
+    left.tv_sec = (time_t)((end - now) / 1000);
+    left.tv_nsec = (long)((end - now) % 1000) * 1000000L;
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
     sigtimedwait(&set, 0, &left);

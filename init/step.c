@@ -11,14 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../inspect/clock.h"
 #include "step.h"
-
-static uint64_t mono_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
 
 /* The value of "NAME:   N kB" in /proc/meminfo's text, or 0. */
 static uint64_t meminfo_kb(char const *text, char const *name)
@@ -104,7 +98,7 @@ int step_run(step_fn *fn, void const *arg, unsigned ms, int progress)
     sigprocmask(SIG_SETMASK, &old, 0);
     return r;
   }
-  now = mono_ms();
+  now = now_ms();
   deadline = now + ms;
   look = now;
   for (;;) {
@@ -116,7 +110,7 @@ int step_run(step_fn *fn, void const *arg, unsigned ms, int progress)
       r = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
       goto done;
     }
-    now = mono_ms();
+    now = now_ms();
     if (progress && now >= look) {
       uint64_t k = pending_kb();
       if (k < last) deadline = now + ms;

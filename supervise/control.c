@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../conf/control_verbs.h"
+#include "../inspect/clock.h"
 #include "control_client.h"
 #include "peer.h"
 #include "supervisor.h"

@@ -10,6 +10,7 @@
 
 #include "../conf/names.h"
 #include "../conf/control_verbs.h"
+#include "../inspect/clock.h"
 #include "control_client.h"
 #include "../engine/privilege.h"
 #include "../inspect/procfs.h"

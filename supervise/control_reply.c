@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "../conf/control_verbs.h"
+#include "../inspect/clock.h"
 #include "control_client.h"
 
 void client_queue(client *c, char const *msg, size_t len)

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../inspect/clock.h"
 #include "supervisor.h"
 
 #define REOPEN_RETRY_MS 1000u

@@ -9,6 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../inspect/clock.h"
 #include "notify.h"
 
 char const *notify_path(service const *s)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../conf/names.h"
+#include "../inspect/clock.h"
 #include "notify.h"
 #include "../engine/privilege.h"
 #include "../inspect/procfs.h"

@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../conf/diag.h"
 #include "../conf/names.h"
 #include "../conf/state_guard.h"
+#include "../inspect/clock.h"
 #include "notify.h"
 #include "peer.h"
 #include "../engine/privilege.h"
@@ -29,13 +29,6 @@
 #include "../engine/sysnum.h"
 
 supervisor sv;
-
-uint64_t now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* One component at a time, each below the directory found or made
  * before it: a link in a parent that exists is followed (the layout of

@@ -126,8 +126,6 @@ typedef struct supervisor_s {
 
 extern supervisor sv;
 
-uint64_t now_ms(void);
-
 /* service.c */
 void service_event(service *s, enum event ev, int arg);
 void service_settle_all(void);
