@@ -276,7 +276,7 @@ $(B)/tests/syscall_try: $(B)/obj-fixture/tests/syscall_try.o
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
 $(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(B)/obj/supervise/console.o \
-  $(B)/obj/inspect/clock.o $(CONF_OBJ)
+  $(B)/obj/inspect/clock.o $(B)/obj/inspect/file.o $(CONF_OBJ)
 	$(LINK)
 
 $(B)/tests/secbits_try: $(B)/obj-fixture/tests/secbits_try.o
@@ -342,7 +342,8 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
 # the bounded step of PID 1, alone (init/ is not in conf/), with its clock
-$(B)/tests/unit/test_step: $(B)/obj/init/step.o $(B)/obj/inspect/clock.o
+# and reader
+$(B)/tests/unit/test_step: $(B)/obj/init/step.o $(B)/obj/inspect/clock.o $(B)/obj/inspect/file.o
 
 # verify's judgement of a process, alone (inspect/ is not in conf/)
 $(B)/tests/unit/test_verdict: $(B)/obj/inspect/verdict.o $(B)/obj/inspect/explain.o

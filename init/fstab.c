@@ -23,6 +23,7 @@
 
 #include "../conf/fstab.h"
 #include "../inspect/clock.h"
+#include "../inspect/file.h"
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
@@ -214,14 +215,10 @@ static int device_wait(char const *path, uint64_t *deadline)
 static int mount_auto(char const *source, fstab_entry const *e)
 {
   char buf[8192], *line, *save = 0;
-  ssize_t r;
+  ssize_t r = file_read("/proc/filesystems", buf, sizeof buf);
   int err = ENODEV;
-  int fd = open("/proc/filesystems", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return ENODEV;
-  buf[r] = 0;
+  if (r < 0) return errno;
+  if (!r) return ENODEV;
   for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
     if (!strncmp(line, "nodev", 5)) continue;
     line += strspn(line, " \t");

@@ -37,6 +37,7 @@
 
 #include "../conf/fstab.h"
 #include "../inspect/clock.h"
+#include "../inspect/file.h"
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
@@ -123,13 +124,7 @@ static char const *step_error(int r)
 static void swapoff_all(void)
 {
   char buf[16384], *line, *save = 0;
-  ssize_t r;
-  int fd = open("/proc/swaps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return;
-  buf[r] = 0;
+  if (file_read("/proc/swaps", buf, sizeof buf) <= 0) return;
   /* "Filename Type Size Used Priority", the file name escaped as in mountinfo */
   line = strtok_r(buf, "\n", &save);
   for (line = strtok_r(0, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
@@ -221,15 +216,13 @@ static unsigned detach_loops(int report_busy)
   if (!d) return 0;
   while ((e = readdir(d))) {
     char sys[300], dev[300], backing[4096];
-    ssize_t r;
-    int fd, err;
+    int err;
     if (strncmp(e->d_name, "loop", 4)) continue;
     snprintf(sys, sizeof sys, "/sys/block/%s/loop/backing_file", e->d_name);
-    fd = open(sys, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;  /* not bound to a file */
-    r = read(fd, backing, sizeof backing - 1);
-    close(fd);
-    backing[r > 0 ? r : 0] = 0;
+    if (file_read(sys, backing, sizeof backing) < 0) {
+      if (errno == ENOENT) continue;  /* not bound to a file */
+      backing[0] = 0;
+    }
     backing[strcspn(backing, "\n")] = 0;
     snprintf(dev, sizeof dev, "/dev/%s", e->d_name);
     if (report_busy) {

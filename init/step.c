@@ -1,6 +1,5 @@
 /* init/step.c -- see step.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "../inspect/clock.h"
+#include "../inspect/file.h"
 #include "step.h"
 
 /* The value of "NAME:   N kB" in /proc/meminfo's text, or 0. */
@@ -31,13 +31,7 @@ static uint64_t meminfo_kb(char const *text, char const *name)
 static uint64_t pending_kb(void)
 {
   char buf[4096];
-  ssize_t r;
-  int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return UINT64_MAX;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return UINT64_MAX;
-  buf[r] = 0;
+  if (file_read("/proc/meminfo", buf, sizeof buf) <= 0) return UINT64_MAX;
   return meminfo_kb(buf, "Dirty") + meminfo_kb(buf, "Writeback") +
          meminfo_kb(buf, "SwapTotal") - meminfo_kb(buf, "SwapFree");
 }

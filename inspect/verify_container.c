@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../conf/fstab.h"
+#include "file.h"
 #include "procfs.h"
 #include "verify_container.h"
 
@@ -320,13 +321,8 @@ static long status_last(pid_t pid, char const *key)
 static unsigned long long start_time(char const *path)
 {
   char buf[1024], *p;
-  int fd = open(path, O_RDONLY | O_CLOEXEC), field;
-  ssize_t n;
-  if (fd < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = 0;
+  int field;
+  if (file_read(path, buf, sizeof buf) <= 0) return 0;
   p = strrchr(buf, ')');  /* the command's name may hold anything */
   if (!p) return 0;
   for (field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
