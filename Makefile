@@ -276,7 +276,7 @@ $(B)/tests/syscall_try: $(B)/obj-fixture/tests/syscall_try.o
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
 $(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(B)/obj/supervise/console.o \
-  $(B)/obj/inspect/clock.o $(B)/obj/inspect/file.o $(CONF_OBJ)
+  $(patsubst %,$(B)/obj/inspect/%.o,clock file mountinfo) $(CONF_OBJ)
 	$(LINK)
 
 $(B)/tests/secbits_try: $(B)/obj-fixture/tests/secbits_try.o

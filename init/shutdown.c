@@ -38,6 +38,7 @@
 #include "../conf/fstab.h"
 #include "../inspect/clock.h"
 #include "../inspect/file.h"
+#include "../inspect/mountinfo.h"
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
@@ -192,7 +193,7 @@ static unsigned unmount_round(void)
   mountinfo_entry *v;
   size_t n, i;
   unsigned gone = 0;
-  char *buf = mounts_read(&v, &n);
+  char *buf = mountinfo_read(0, &v, &n);
   if (!buf) {
     console_say("capinit: warning: unable to read /proc/self/mountinfo: %s\n", strerror(errno));
     return 0;
@@ -255,7 +256,7 @@ static void readonly_what_stays(void)
 {
   mountinfo_entry *v;
   size_t n, i;
-  char *buf = mounts_read(&v, &n);
+  char *buf = mountinfo_read(0, &v, &n);
   if (!buf) return;
   for (i = n; i-- > 0;) {
     int err;

@@ -18,6 +18,7 @@
 
 #include "../conf/fstab.h"
 #include "../init/boot.h"
+#include "../inspect/mountinfo.h"
 
 static void put(char const *s, char end)
 {
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
   if (argc == 2 && !strcmp(argv[1], "mountinfo")) {
     mountinfo_entry *v;
     size_t n, i;
-    char *buf = mounts_read(&v, &n);
+    char *buf = mountinfo_read(0, &v, &n);
     if (!buf) {
       perror("fstab_try: /proc/self/mountinfo");
       return 1;
