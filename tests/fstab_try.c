@@ -4,7 +4,8 @@
  *   fstab_try mount FILE   what PID 1 does with /etc/fstab at boot
  *                          (boot_fstab, init/fstab.c), with FILE; exits 0,
  *                          or 1 after printing the fatal line
- *   fstab_try mountinfo    /proc/self/mountinfo as conf/fstab.c reads it,
+ *   fstab_try mountinfo    /proc/self/mountinfo as capinit reads it
+ *                          (inspect/mountinfo.c, conf/fstab.c's parser),
  *                          one mount a line: ID PARENT MAJ:MIN FSROOT
  *                          TARGET FSTYPE SOURCE OPTIONS SUPER, separated
  *                          by tabs (a tab, newline or backslash in a name
