@@ -147,19 +147,19 @@ FORCE:
 CONF_SRC := $(wildcard conf/*.c)
 CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 # The three programs and what they share: the privilege engine (engine/),
-# the configuration (conf/), and the control protocol's table and the
-# /proc and credential readers of supervise/ (capctl's too).
+# the configuration and the control protocol's verbs (conf/), and what
+# reads and judges the live system (inspect/: capinit's and capctl's).
 ENGINE_SRC := engine/privilege.c engine/container.c engine/filter.c engine/reaper.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
-SHARED_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/control_verbs.c supervise/creds.c supervise/procfs.c)
+INSPECT_SRC := $(wildcard inspect/*.c)
+INSPECT_OBJ := $(INSPECT_SRC:%.c=$(B)/obj/%.o)
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c supervise/spawn.c supervise/order.c \
-  supervise/load.c supervise/mkdir_p.c supervise/clock.c supervise/command.c supervise/lookup.c \
+  supervise/load.c supervise/mkdir_p.c supervise/command.c supervise/lookup.c \
   supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/peer.c supervise/control_dispatch.c supervise/control_records.c \
-  supervise/control_reply.c supervise/control_verify.c supervise/verify_container.c \
-  supervise/procs.c supervise/initctl.c) $(SHARED_OBJ)
+  supervise/control_reply.c supervise/control_verify.c supervise/initctl.c)
 INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/capinit.c init/boot.c init/fstab.c init/shutdown.c init/step.c)
 # each program's objects: capinit_OBJ, capctl_OBJ, capexec_OBJ
-capinit_OBJ := $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+capinit_OBJ := $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(INSPECT_OBJ) $(CONF_OBJ)
 # capinit's printf family is conf/fmt.c's, under libc's names
 # (init/libc_fmt.c): musl's printf engine brought libgcc's long double
 # arithmetic along (arm64's capinit 203480 B with it, 182928 B without).
@@ -171,7 +171,7 @@ ifneq ($(SAN),1)
 capinit_OBJ += $(B)/obj/init/libc_fmt.o
 CAPINIT_LDFLAGS := -Wl,--wrap=vfprintf
 endif
-capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard capctl/*.c)) $(SHARED_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard capctl/*.c)) $(INSPECT_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
 capexec_OBJ := $(B)/obj/capexec/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 PROGRAMS := capinit capctl capexec
 BINS := $(PROGRAMS:%=$(B)/bin/%)
@@ -276,7 +276,8 @@ $(B)/tests/syscall_try: $(B)/obj-fixture/tests/syscall_try.o
 	$(say) LD $@
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
-$(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(B)/obj/supervise/console.o $(CONF_OBJ)
+$(B)/tests/fstab_try: $(B)/obj/tests/fstab_try.o $(B)/obj/init/fstab.o $(B)/obj/init/step.o $(B)/obj/supervise/console.o \
+  $(patsubst %,$(B)/obj/inspect/%.o,clock file mountinfo) $(CONF_OBJ)
 	$(LINK)
 
 $(B)/tests/secbits_try: $(B)/obj-fixture/tests/secbits_try.o
@@ -298,9 +299,10 @@ $(B)/tests/capexec-fault: $(B)/obj-fault/capexec/capexec.o $(ENGINE_SRC:%.c=$(B)
 	$(LINK)
 
 # --- fuzzing (libFuzzer, clang, glibc + Debian's libcap) -------------------
-# Fuzz targets link conf/ and the pure parsers of supervise/, built with
-# ASan and UBSan.  `make check` runs each briefly; `make fuzz` runs each for
-# FUZZ_SECONDS (default 300).
+# Fuzz targets link conf/, the pure models of inspect/ (explain, verdict)
+# and the pure parsers of supervise/, built with ASan and UBSan.  `make
+# check` runs each briefly; `make fuzz` runs each for FUZZ_SECONDS
+# (default 300).
 FUZZ_CC := clang-14
 FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -DCAPINIT_VERSION='"$(VERSION)"' \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -308,7 +310,7 @@ FUZZ_TARGETS := svc filecaps notify explain control fstab
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_STAMP := $(B)/.deps-fuzz
 FUZZ_SECONDS ?= 300
-FUZZ_LIB_SRC := $(CONF_SRC) supervise/notify_parse.c supervise/control_verbs.c
+FUZZ_LIB_SRC := $(CONF_SRC) inspect/explain.c inspect/verdict.c supervise/notify_parse.c
 
 $(FUZZ_STAMP): mk/deps.sh
 	@mkdir -p $(B)
@@ -316,7 +318,7 @@ $(FUZZ_STAMP): mk/deps.sh
 	@touch $@
 
 # one compile of several sources: every header they could include counts
-FUZZ_HEADERS := $(wildcard conf/*.h supervise/*.h engine/*.h tests/fuzz/*.h)
+FUZZ_HEADERS := $(wildcard conf/*.h inspect/*.h supervise/*.h engine/*.h tests/fuzz/*.h)
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(FUZZ_HEADERS) | $(FUZZ_STAMP)
 	@mkdir -p $(@D)
 	$(say) FUZZ $@
@@ -340,8 +342,12 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 # capctl's command line is tested alone (it is not in conf/)
 $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
-# the bounded step of PID 1, alone (init/ is not in conf/)
-$(B)/tests/unit/test_step: $(B)/obj/init/step.o
+# the bounded step of PID 1, alone (init/ is not in conf/), with its clock
+# and reader
+$(B)/tests/unit/test_step: $(B)/obj/init/step.o $(B)/obj/inspect/clock.o $(B)/obj/inspect/file.o
+
+# verify's judgement of a process, alone (inspect/ is not in conf/)
+$(B)/tests/unit/test_verdict: $(B)/obj/inspect/verdict.o $(B)/obj/inspect/explain.o
 
 # the state machine of a service, alone: its processes, clock and output
 # are the test's own stubs

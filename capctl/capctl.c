@@ -15,7 +15,7 @@
 #include "../conf/svc.h"
 #include "capctl.h"
 #include "capctl_args.h"
-#include "../supervise/control_verbs.h"
+#include "../conf/control_verbs.h"
 
 char const *PROG = "capctl";
 

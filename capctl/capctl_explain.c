@@ -1,6 +1,6 @@
 /* capctl/capctl_explain.c -- `capctl explain`: read what the prediction
  * needs (the launcher's credentials, the command's file, the kernel's
- * rules), let conf/explain.c predict, print it as text or JSON.
+ * rules), let inspect/explain.c predict, print it as text or JSON.
  *
  * The launcher is capctl itself: run it with capinit's credentials (root,
  * full capabilities) to predict what capinit will start. */
@@ -23,13 +23,13 @@
 #include <skalibs/strerr.h>
 
 #include "../conf/diag.h"
-#include "../conf/explain.h"
+#include "../inspect/explain.h"
 #include "../conf/names.h"
 #include "../conf/svc.h"
 #include "../conf/syscalls.h"
 #include "capctl.h"
-#include "../supervise/control_verbs.h"
-#include "../supervise/creds.h"
+#include "../conf/control_verbs.h"
+#include "../inspect/creds.h"
 #include "../engine/privilege.h"
 
 static char const *rule_name(enum setgid_rule r)

@@ -18,7 +18,8 @@
 #include <skalibs/strerr.h>
 
 #include "capctl.h"
-#include "../supervise/control_verbs.h"
+#include "../conf/control_verbs.h"
+#include "../inspect/clock.h"
 
 #define REPLY_TIMEOUT_S 30
 #define REPLY_TIMEOUT_MS (REPLY_TIMEOUT_S * 1000)
@@ -27,13 +28,6 @@
 #define REPLY_TIMEOUT_TEXT STRINGIFY(REPLY_TIMEOUT_S) " s"
 
 static char const *rundir = "/run/capinit";
-
-static uint64_t now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* Connected, or -1 with errno EAGAIN when capinit's listen backlog stayed
  * full until the deadline. */

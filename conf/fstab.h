@@ -1,6 +1,7 @@
 /* conf/fstab.h -- the mount tables: /etc/fstab (fstab(5)) and the
- * kernel's /proc/self/mountinfo (proc(5)).  Parsing only: PID 1 mounts and
- * unmounts (init/fstab.c, init/shutdown.c).
+ * kernel's /proc/self/mountinfo (proc(5)).  Parsing only: inspect/mountinfo.c
+ * reads a mount table, PID 1 mounts and unmounts (init/fstab.c,
+ * init/shutdown.c).
  *
  * An fstab line is DEVICE MOUNTPOINT TYPE [OPTIONS [DUMP [PASS]]],
  * separated by blanks; '#' starts a comment line; a blank, a tab, a

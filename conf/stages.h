@@ -1,6 +1,6 @@
 /* conf/stages.h -- the privilege engine's stages, one row each, in the
  * order the engine runs them.  The engine (engine/privilege.c) applies
- * them, explain (conf/explain.c) predicts them, capexec exits with the
+ * them, explain (inspect/explain.c) predicts them, capexec exits with the
  * row's status when one fails (capexec(8), EXIT STATUS), and the logs,
  * status, the tests and the docs name them.  A new stage is one row here,
  * plus its apply and describe code in the engine and its prediction.

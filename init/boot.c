@@ -24,6 +24,7 @@
 #include "../conf/filecaps.h"
 #include "../supervise/console.h"
 #include "../supervise/load.h"
+#include "../inspect/file.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
 
@@ -76,13 +77,7 @@ int boot_console(void)
 void boot_hostname(void)
 {
   char name[65];
-  ssize_t n;
-  int fd = open("/etc/hostname", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  n = read(fd, name, sizeof name - 1);
-  close(fd);
-  if (n <= 0) return;
-  name[n] = 0;
+  if (file_read("/etc/hostname", name, sizeof name) <= 0) return;
   name[strcspn(name, " \t\r\n")] = 0;
   if (name[0] && sethostname(name, strlen(name)) < 0)
     console_say("capinit: warning: unable to set the hostname %s: %s\n", name, strerror(errno));
@@ -134,24 +129,6 @@ static int module_path(char const *dep, char const *name, char *out, size_t len)
   return -1;
 }
 
-static char *slurp(char const *path, size_t max)
-{
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  char *buf;
-  size_t len = 0;
-  ssize_t r;
-  if (fd < 0) return 0;
-  buf = malloc(max + 1);
-  if (!buf) {
-    close(fd);
-    return 0;
-  }
-  while (len < max && (r = read(fd, buf + len, max - len)) > 0) len += (size_t)r;
-  close(fd);
-  buf[len] = 0;
-  return buf;
-}
-
 /* Load the modules listed in FILE, in order, with finit_module(2): no
  * modprobe, dependencies are listed first by whoever writes the file. */
 void boot_modules(char const *file)
@@ -160,12 +137,13 @@ void boot_modules(char const *file)
   char dir[256], depfile[300];
   char *list, *dep, *line, *save = 0;
   unsigned n = 0, loaded = 0;
-  list = slurp(file, 1u << 20);
+  size_t len;
+  list = file_slurp(file, 1u << 20, &len);
   if (!list) return;
   uname(&u);
   snprintf(dir, sizeof dir, "/lib/modules/%s", u.release);
   snprintf(depfile, sizeof depfile, "%s/modules.dep", dir);
-  dep = slurp(depfile, 16u << 20);
+  dep = file_slurp(depfile, 16u << 20, &len);
   if (!dep) {
     console_say("capinit: warning: unable to read %s: %s: no module loaded\n", depfile, strerror(errno));
     free(list);

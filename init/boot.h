@@ -14,10 +14,6 @@ void boot_filecaps(char const *file);
  * with why set when the boot must stop: the root's entry, or one marked
  * x-capinit.required, failed. */
 int boot_fstab(char const *file, char *why, size_t whylen);
-/* /proc/self/mountinfo, parsed (conf/fstab.h): the buffer the entries
- * point into, to free with them; NULL when it cannot be read. */
-struct mountinfo_entry_s;
-char *mounts_read(struct mountinfo_entry_s **v, size_t *n);
 /* How long each file-system step of the shutdown may go on without
  * write-back progress (capinit.conf's unmount-timeout). */
 void boot_unmount_timeout(unsigned ms);

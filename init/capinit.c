@@ -24,7 +24,7 @@
 #include <sys/reboot.h>
 
 #include "../engine/privilege.h"
-#include "../supervise/clock.h"
+#include "../inspect/clock.h"
 #include "../supervise/console.h"
 #include "../supervise/mkdir_p.h"
 #include "../supervise/supervisor.h"

@@ -9,7 +9,6 @@
  * shell); any other failure is reported as FILE:LINE: and the boot goes
  * on.  The parser is conf/fstab.c. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,9 @@
 #include <unistd.h>
 
 #include "../conf/fstab.h"
+#include "../inspect/clock.h"
+#include "../inspect/file.h"
+#include "../inspect/mountinfo.h"
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
@@ -47,42 +49,6 @@
 #define DEVICE_WAIT_MS 10000u
 
 /* ------------------------------------------------------------ mountinfo */
-
-char *mounts_read(mountinfo_entry **v, size_t *n)
-{
-  size_t len = 0, cap = 16384, max;
-  char *buf = malloc(cap + 1);
-  ssize_t r;
-  int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-  *v = 0;
-  *n = 0;
-  if (fd < 0 || !buf) goto fail;
-  /* procfs gives no size: read until the end, growing the buffer */
-  while ((r = read(fd, buf + len, cap - len)) > 0) {
-    len += (size_t)r;
-    if (len == cap) {
-      char *more = cap < (64u << 20) ? realloc(buf, 2 * cap + 1) : 0;
-      if (!more) goto fail;
-      buf = more;
-      cap *= 2;
-    }
-  }
-  if (r < 0) goto fail;
-  close(fd);
-  buf[len] = 0;
-  max = mountinfo_lines(buf, len);
-  *v = malloc((max ? max : 1) * sizeof **v);
-  if (!*v) {
-    free(buf);
-    return 0;
-  }
-  *n = mountinfo_parse(buf, len, *v, max);
-  return buf;
-fail:
-  if (fd >= 0) close(fd);
-  free(buf);
-  return 0;
-}
 
 /* Is something mounted on path (as the kernel shows it)? */
 static int is_mount_point(mountinfo_entry const *v, size_t n, char const *path)
@@ -190,13 +156,6 @@ static int device_path(char const *spec, char *out, size_t len)
   return 0;
 }
 
-static uint64_t mono_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
 /* Wait for a device node until *deadline (set at the first wait: one
  * bound for the whole boot), looking ten times a second.  0 when it is
  * there. */
@@ -205,8 +164,8 @@ static int device_wait(char const *path, uint64_t *deadline)
   struct stat st;
   struct timespec tenth = { 0, 100000000L };
   if (stat(path, &st) == 0) return 0;
-  if (!*deadline) *deadline = mono_ms() + DEVICE_WAIT_MS;
-  while (mono_ms() < *deadline) {
+  if (!*deadline) *deadline = now_ms() + DEVICE_WAIT_MS;
+  while (now_ms() < *deadline) {
     nanosleep(&tenth, 0);
     if (stat(path, &st) == 0) return 0;
   }
@@ -220,14 +179,10 @@ static int device_wait(char const *path, uint64_t *deadline)
 static int mount_auto(char const *source, fstab_entry const *e)
 {
   char buf[8192], *line, *save = 0;
-  ssize_t r;
+  ssize_t r = file_read("/proc/filesystems", buf, sizeof buf);
   int err = ENODEV;
-  int fd = open("/proc/filesystems", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return ENODEV;
-  buf[r] = 0;
+  if (r < 0) return errno;
+  if (!r) return ENODEV;
   for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
     if (!strncmp(line, "nodev", 5)) continue;
     line += strspn(line, " \t");
@@ -353,7 +308,7 @@ int boot_fstab(char const *file, char *why, size_t whylen)
 
   if (access(file, F_OK) < 0) return 0;
   fatal = fstab_read(file, &f, why, whylen);
-  mbuf = mounts_read(&mi, &nmi);
+  mbuf = mountinfo_read(0, &mi, &nmi);
   for (i = 0; i < f.n && !fatal; i++) {
     fstab_entry const *e = &f.v[i];
     char what[8400];

@@ -36,6 +36,9 @@
 #include <linux/loop.h>
 
 #include "../conf/fstab.h"
+#include "../inspect/clock.h"
+#include "../inspect/file.h"
+#include "../inspect/mountinfo.h"
 #include "boot.h"
 #include "step.h"
 #include "../supervise/console.h"
@@ -61,22 +64,18 @@ void boot_unmount_timeout(unsigned ms)
  * orphans are PID 1's children), 0 otherwise. */
 static int reap_for(unsigned ms)
 {
-  struct timespec end, now;
-  clock_gettime(CLOCK_MONOTONIC, &end);
-  end.tv_sec += ms / 1000;
-  end.tv_nsec += (long)(ms % 1000) * 1000000L;
-  if (end.tv_nsec >= 1000000000L) end.tv_sec++, end.tv_nsec -= 1000000000L;
+  uint64_t end = now_ms() + ms;
   for (;;) {
     sigset_t set;
     struct timespec left;
+    uint64_t now;
     pid_t p;
     while ((p = waitpid(-1, 0, WNOHANG)) > 0) ;
     if (p < 0 && errno == ECHILD) return 1;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) return 0;
-    left.tv_sec = end.tv_sec - now.tv_sec;
-    left.tv_nsec = end.tv_nsec - now.tv_nsec;
-    if (left.tv_nsec < 0) left.tv_sec--, left.tv_nsec += 1000000000L;
+    now = now_ms();
+    if (now >= end) return 0;
+    left.tv_sec = (time_t)((end - now) / 1000);
+    left.tv_nsec = (long)((end - now) % 1000) * 1000000L;
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
     sigtimedwait(&set, 0, &left);
@@ -126,13 +125,7 @@ static char const *step_error(int r)
 static void swapoff_all(void)
 {
   char buf[16384], *line, *save = 0;
-  ssize_t r;
-  int fd = open("/proc/swaps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return;
-  buf[r] = 0;
+  if (file_read("/proc/swaps", buf, sizeof buf) <= 0) return;
   /* "Filename Type Size Used Priority", the file name escaped as in mountinfo */
   line = strtok_r(buf, "\n", &save);
   for (line = strtok_r(0, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
@@ -200,7 +193,7 @@ static unsigned unmount_round(void)
   mountinfo_entry *v;
   size_t n, i;
   unsigned gone = 0;
-  char *buf = mounts_read(&v, &n);
+  char *buf = mountinfo_read(0, &v, &n);
   if (!buf) {
     console_say("capinit: warning: unable to read /proc/self/mountinfo: %s\n", strerror(errno));
     return 0;
@@ -224,15 +217,13 @@ static unsigned detach_loops(int report_busy)
   if (!d) return 0;
   while ((e = readdir(d))) {
     char sys[300], dev[300], backing[4096];
-    ssize_t r;
-    int fd, err;
+    int err;
     if (strncmp(e->d_name, "loop", 4)) continue;
     snprintf(sys, sizeof sys, "/sys/block/%s/loop/backing_file", e->d_name);
-    fd = open(sys, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;  /* not bound to a file */
-    r = read(fd, backing, sizeof backing - 1);
-    close(fd);
-    backing[r > 0 ? r : 0] = 0;
+    if (file_read(sys, backing, sizeof backing) < 0) {
+      if (errno == ENOENT) continue;  /* not bound to a file */
+      backing[0] = 0;
+    }
     backing[strcspn(backing, "\n")] = 0;
     snprintf(dev, sizeof dev, "/dev/%s", e->d_name);
     if (report_busy) {
@@ -265,7 +256,7 @@ static void readonly_what_stays(void)
 {
   mountinfo_entry *v;
   size_t n, i;
-  char *buf = mounts_read(&v, &n);
+  char *buf = mountinfo_read(0, &v, &n);
   if (!buf) return;
   for (i = n; i-- > 0;) {
     int err;

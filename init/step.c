@@ -1,6 +1,5 @@
 /* init/step.c -- see step.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -11,14 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../inspect/clock.h"
+#include "../inspect/file.h"
 #include "step.h"
-
-static uint64_t mono_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
 
 /* The value of "NAME:   N kB" in /proc/meminfo's text, or 0. */
 static uint64_t meminfo_kb(char const *text, char const *name)
@@ -37,13 +31,7 @@ static uint64_t meminfo_kb(char const *text, char const *name)
 static uint64_t pending_kb(void)
 {
   char buf[4096];
-  ssize_t r;
-  int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return UINT64_MAX;
-  r = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (r <= 0) return UINT64_MAX;
-  buf[r] = 0;
+  if (file_read("/proc/meminfo", buf, sizeof buf) <= 0) return UINT64_MAX;
   return meminfo_kb(buf, "Dirty") + meminfo_kb(buf, "Writeback") +
          meminfo_kb(buf, "SwapTotal") - meminfo_kb(buf, "SwapFree");
 }
@@ -104,7 +92,7 @@ int step_run(step_fn *fn, void const *arg, unsigned ms, int progress)
     sigprocmask(SIG_SETMASK, &old, 0);
     return r;
   }
-  now = mono_ms();
+  now = now_ms();
   deadline = now + ms;
   look = now;
   for (;;) {
@@ -116,7 +104,7 @@ int step_run(step_fn *fn, void const *arg, unsigned ms, int progress)
       r = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
       goto done;
     }
-    now = mono_ms();
+    now = now_ms();
     if (progress && now >= look) {
       uint64_t k = pending_kb();
       if (k < last) deadline = now + ms;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "command.h"
-#include "procfs.h"
+#include "../inspect/procfs.h"
 #include "../engine/reaper.h"
 
 pid_t service_command_pid(service const *s)

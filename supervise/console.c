@@ -15,10 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../conf/diag.h"
+#include "../inspect/clock.h"
 #include "console.h"
 
 #define CONSOLE_FD 2
@@ -82,13 +82,6 @@ void console_say(char const *fmt, ...)
   console_write(text, (size_t)n);
 }
 
-static long long clock_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 void console_diags(diag_list *l)
 {
   char buf[1024];
@@ -98,12 +91,12 @@ void console_diags(diag_list *l)
 
 void console_drain(unsigned ms)
 {
-  long long end = clock_ms() + ms;
+  uint64_t end = now_ms() + ms;
   for (;;) {
     struct pollfd p = { CONSOLE_FD, POLLOUT, 0 };
-    long long now;
+    uint64_t now;
     console_flush();
-    now = clock_ms();
+    now = now_ms();
     if (!queued || now >= end) return;
     if (poll(&p, 1, (int)(end - now)) < 0 && errno != EINTR) return;
   }

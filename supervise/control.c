@@ -19,8 +19,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "control_verbs.h"
-#include "clock.h"
+#include "../conf/control_verbs.h"
+#include "../inspect/clock.h"
 #include "console.h"
 #include "control.h"
 #include "control_client.h"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "procs.h"
+#include "../inspect/procs.h"
 #include "supervisor.h"
 
 #define CLIENT_IDLE_MS 10000u

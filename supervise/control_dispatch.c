@@ -1,5 +1,5 @@
 /* supervise/control_dispatch.c -- one control request
- * (control_client.h): parsed against the verb table (control_verbs.c),
+ * (control_client.h): parsed against the verb table (conf/control_verbs.c),
  * the peer's rights checked, then the verb's work and its replies. */
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <sys/reboot.h>
 
 #include "../conf/names.h"
-#include "control_verbs.h"
+#include "../conf/control_verbs.h"
 #include "control_client.h"
 #include "load.h"
 #include "lookup.h"
@@ -136,7 +136,7 @@ static void verb_verify(verb_call const *v)
   else client_reply(v->c, "ok");
 }
 
-/* capinit's work for each verb of the table (control_verbs.c, which
+/* capinit's work for each verb of the table (conf/control_verbs.c, which
  * capctl shares: it has no handlers) */
 static struct {
   char const *name;

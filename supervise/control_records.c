@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "../conf/names.h"
-#include "control_verbs.h"
+#include "../conf/control_verbs.h"
 #include "control_client.h"
 #include "../engine/privilege.h"
-#include "procfs.h"
-#include "clock.h"
+#include "../inspect/procfs.h"
+#include "../inspect/clock.h"
 #include "service.h"
 #include "command.h"
 

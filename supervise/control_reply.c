@@ -8,9 +8,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "control_verbs.h"
+#include "../conf/control_verbs.h"
+#include "../inspect/clock.h"
 #include "control_client.h"
-#include "clock.h"
+#include "../inspect/clock.h"
 
 void client_queue(client *c, char const *msg, size_t len)
 {

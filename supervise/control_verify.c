@@ -8,16 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../conf/explain.h"
+#include "../inspect/explain.h"
 #include "../conf/syscalls.h"
-#include "../conf/verdict.h"
-#include "control_verbs.h"
+#include "../inspect/verdict.h"
+#include "../conf/control_verbs.h"
 #include "control_client.h"
-#include "creds.h"
-#include "procfs.h"
+#include "../inspect/creds.h"
+#include "../inspect/procfs.h"
 #include "service.h"
 #include "command.h"
-#include "verify_container.h"
+#include "../inspect/verify_container.h"
 
 #define VERIFY_PROCS_MAX 4096  /* processes of one service looked at */
 

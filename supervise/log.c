@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "../inspect/clock.h"
 #include "console.h"
 #include "log.h"
 #include "supervisor.h"

@@ -9,7 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "../inspect/clock.h"
 #include "log.h"
 #include "notify.h"
 #include "command.h"

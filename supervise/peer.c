@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "peer.h"
-#include "procfs.h"
+#include "../inspect/procfs.h"
 #include "supervisor.h"
 
 #ifndef SO_PEERPIDFD

@@ -15,12 +15,16 @@
 #include <sys/wait.h>
 
 #include "../conf/names.h"
-#include "clock.h"
+#include "../inspect/clock.h"
 #include "console.h"
 #include "log.h"
 #include "../engine/privilege.h"
 #include "service.h"
 #include "spawn.h"
+#include "notify.h"
+#include "../inspect/procfs.h"
+#include "../engine/reaper.h"
+#include "supervisor.h"
 
 char const *const state_names[ST_COUNT] = {
   "down", "starting", "up", "stopping", "backoff", "failed",

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "../conf/names.h"
-#include "clock.h"
+#include "../inspect/clock.h"
 #include "command.h"
 #include "console.h"
 #include "control.h"
@@ -28,6 +28,7 @@
 #include "load.h"
 #include "lookup.h"
 #include "log.h"
+#include "../conf/state_guard.h"
 #include "notify.h"
 #include "order.h"
 #include "peer.h"

@@ -4,7 +4,8 @@
  *   fstab_try mount FILE   what PID 1 does with /etc/fstab at boot
  *                          (boot_fstab, init/fstab.c), with FILE; exits 0,
  *                          or 1 after printing the fatal line
- *   fstab_try mountinfo    /proc/self/mountinfo as conf/fstab.c reads it,
+ *   fstab_try mountinfo    /proc/self/mountinfo as capinit reads it
+ *                          (inspect/mountinfo.c, conf/fstab.c's parser),
  *                          one mount a line: ID PARENT MAJ:MIN FSROOT
  *                          TARGET FSTYPE SOURCE OPTIONS SUPER, separated
  *                          by tabs (a tab, newline or backslash in a name
@@ -18,6 +19,7 @@
 
 #include "../conf/fstab.h"
 #include "../init/boot.h"
+#include "../inspect/mountinfo.h"
 
 static void put(char const *s, char end)
 {
@@ -44,7 +46,7 @@ int main(int argc, char **argv)
   if (argc == 2 && !strcmp(argv[1], "mountinfo")) {
     mountinfo_entry *v;
     size_t n, i;
-    char *buf = mounts_read(&v, &n);
+    char *buf = mountinfo_read(0, &v, &n);
     if (!buf) {
       perror("fstab_try: /proc/self/mountinfo");
       return 1;

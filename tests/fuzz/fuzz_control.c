@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../supervise/control_verbs.h"
+#include "../../conf/control_verbs.h"
 
 int LLVMFuzzerTestOneInput(uint8_t const *data, size_t size);
 

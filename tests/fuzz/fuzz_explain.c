@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "../../conf/diag.h"
-#include "../../conf/explain.h"
+#include "../../inspect/explain.h"
 #include "../../conf/svc.h"
 
 int LLVMFuzzerTestOneInput(uint8_t const *data, size_t size);

@@ -48,7 +48,7 @@ that nothing was lost (no crash, no leaked descriptor or memory, no
 zombie, no wrong answer, no service over-privileged).
 
 Run of $(info date) at commit $(info commit) (uncommitted changes in
-$(info changes) of the files of conf/, supervise/, init/, engine/, capctl/ and capexec/), kernel $(info kernel),
+$(info changes) of the files of conf/, inspect/, supervise/, init/, engine/, capctl/ and capexec/), kernel $(info kernel),
 $(info cpus) CPUs ($(info cpu)), $(info memory).  Scale: $(info knobs).
 
 ## Summary

@@ -35,7 +35,7 @@ failed=0
 {
   echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
   echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "changes=$(git status --porcelain -- conf supervise init engine capctl capexec 2>/dev/null | wc -l)"
+  echo "changes=$(git status --porcelain -- conf inspect supervise init engine capctl capexec 2>/dev/null | wc -l)"
   echo "kernel=$(uname -r)"
   echo "cpus=$(nproc)"
   echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"

@@ -56,8 +56,8 @@ pid=$(sv_pid)
 chmod 0666 "$T/run/control"   # past the file mode: capinit's own check is what is tested
 snap > "$T/before"
 # every verb of the table that changes something, with valid arguments
-changing=$(sed -n 's/^  { "\([a-z]*\)", \(1\|VERB_POWER\), [0-9], .*/\1/p' supervise/control_verbs.c)
-t_eq "$(echo $changing)" "start stop restart signal reload poweroff reboot halt" "the changing verbs, from supervise/control_verbs.c"
+changing=$(sed -n 's/^  { "\([a-z]*\)", \(1\|VERB_POWER\), [0-9], .*/\1/p' conf/control_verbs.c)
+t_eq "$(echo $changing)" "start stop restart signal reload poweroff reboot halt" "the changing verbs, from conf/control_verbs.c"
 set --
 for v in $changing; do
   case $v in

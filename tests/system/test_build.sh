@@ -56,7 +56,7 @@ t_ok $? "capinit.svc(5) shows the key no-new-privileges"
 if git rev-parse --git-dir >/dev/null 2>&1; then
   t_eq "$(git grep -l -e 'DESIGN\.md' -e '\.\./shared/' -- . ':!tests/system/test_build.sh' | tr '\n' ' ')" "" \
     "nothing in the repository cites DESIGN.md or ../shared"
-  t_ok "$([ -s docs/design.md ] && git grep -q 'docs/design\.md' -- supervise conf engine capctl capexec init; echo $?)" \
+  t_ok "$([ -s docs/design.md ] && git grep -q 'docs/design\.md' -- supervise conf inspect engine capctl capexec init; echo $?)" \
     "control: docs/design.md exists, and the code cites it"
 fi
 t_done

@@ -17,7 +17,7 @@
 
 #include "../../conf/stages.h"
 #include "../../engine/privilege.h"
-#include "../../supervise/clock.h"
+#include "../../inspect/clock.h"
 #include "../../supervise/console.h"
 #include "../../supervise/log.h"
 #include "../../supervise/service.h"

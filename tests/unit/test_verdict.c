@@ -1,4 +1,4 @@
-/* Unit tests: capctl verify's judgement of a process (conf/verdict.c):
+/* Unit tests: capctl verify's judgement of a process (inspect/verdict.c):
  * /proc/PID/status parsed (this process's own, against the system calls
  * that read the same credentials), and each kind of difference: the same
  * credentials, less (dropped), and more than the prediction allows, each
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "../../conf/verdict.h"
+#include "../../inspect/verdict.h"
 #include "t.h"
 
 #define BIT(c) ((uint64_t)1 << (c))

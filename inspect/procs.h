@@ -1,6 +1,6 @@
-/* supervise/procs.h -- which processes belong to a service (procs.c). */
-#ifndef CAPINIT_SUPERVISE_PROCS_H
-#define CAPINIT_SUPERVISE_PROCS_H
+/* inspect/procs.h -- which processes belong to a service (procs.c). */
+#ifndef CAPINIT_INSPECT_PROCS_H
+#define CAPINIT_INSPECT_PROCS_H
 
 #include <stddef.h>
 #include <sys/types.h>

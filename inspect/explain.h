@@ -1,18 +1,18 @@
-/* conf/explain.h -- predict a service's credentials after execve(): first
+/* inspect/explain.h -- predict a service's credentials after execve(): first
  * what the privilege engine leaves (from the launcher's credentials and the
  * spec, with every check the kernel makes on the way), then the kernel's
  * exec rule of capabilities(7) applied to the target file's set-id bits and
  * file capabilities.  Pure: the caller reads the launcher, the file and the
  * kernel's facts; this only computes. */
-#ifndef CAPINIT_CONF_EXPLAIN_H
-#define CAPINIT_CONF_EXPLAIN_H
+#ifndef CAPINIT_INSPECT_EXPLAIN_H
+#define CAPINIT_INSPECT_EXPLAIN_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "stages.h"
-#include "svc.h"
+#include "../conf/stages.h"
+#include "../conf/svc.h"
 
 #define EXPLAIN_GROUPS_MAX 256
 #define EXPLAIN_LINES_MAX 16

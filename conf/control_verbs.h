@@ -1,7 +1,7 @@
-/* supervise/control_verbs.h -- the control protocol, shared by capinit (server)
+/* conf/control_verbs.h -- the control protocol, shared by capinit (server)
  * and capctl (client): one table of verbs. */
-#ifndef CAPINIT_SUPERVISE_CONTROL_VERBS_H
-#define CAPINIT_SUPERVISE_CONTROL_VERBS_H
+#ifndef CAPINIT_CONF_CONTROL_VERBS_H
+#define CAPINIT_CONF_CONTROL_VERBS_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* supervise/verify_container.c -- capctl verify, for a service with a
+/* inspect/verify_container.c -- capctl verify, for a service with a
  * container: the kernel's view of the running command against what its
  * file declares (conf/container.h).
  *   - /proc/PID/ns/KIND: a namespace of its own where declared, capinit's
@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "../conf/fstab.h"
+#include "file.h"
+#include "mountinfo.h"
 #include "procfs.h"
 #include "verify_container.h"
 
@@ -151,49 +153,15 @@ static int check_proc(mountinfo_entry const *v, size_t n, diff *d)
   return 0;
 }
 
-static char *slurp_mountinfo(pid_t pid, size_t *len)
-{
-  char path[64];
-  char *buf = 0;
-  size_t cap = 0;
-  ssize_t r;
-  int fd;
-  *len = 0;
-  snprintf(path, sizeof path, "/proc/%d/mountinfo", (int)pid);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  for (;;) {
-    if (*len + 4096 + 1 > cap) {
-      char *nb = realloc(buf, cap ? cap * 2 : 16384);
-      if (!nb) break;
-      buf = nb;
-      cap = cap ? cap * 2 : 16384;
-    }
-    r = read(fd, buf + *len, cap - *len - 1);
-    if (r <= 0) break;
-    *len += (size_t)r;
-  }
-  close(fd);
-  if (buf) buf[*len] = 0;
-  return buf;
-}
-
 static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
 {
   mountinfo_entry *v;
-  size_t len, n, i;
+  size_t n, i;
   char *info;
   int bad = 0;
   if (!container_has_mounts(ct)) return 0;
-  info = slurp_mountinfo(pid, &len);
+  info = mountinfo_read(pid, &v, &n);
   if (!info) return differs(d, "mountinfo", strerror(errno), "readable");
-  n = mountinfo_lines(info, len);
-  v = calloc(n + 1, sizeof *v);
-  if (!v) {
-    free(info);
-    return differs(d, "mountinfo", strerror(ENOMEM), "readable");
-  }
-  n = mountinfo_parse(info, len, v, n);
   if (ct->read_only) {
     bad = check_mount(v, n, "/", "ro", 0, d) || check_mount(v, n, "/proc/sys", "ro", 0, d) ||
           check_mount(v, n, "/dev", "rw", 0, d);
@@ -320,13 +288,8 @@ static long status_last(pid_t pid, char const *key)
 static unsigned long long start_time(char const *path)
 {
   char buf[1024], *p;
-  int fd = open(path, O_RDONLY | O_CLOEXEC), field;
-  ssize_t n;
-  if (fd < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = 0;
+  int field;
+  if (file_read(path, buf, sizeof buf) <= 0) return 0;
   p = strrchr(buf, ')');  /* the command's name may hold anything */
   if (!p) return 0;
   for (field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');

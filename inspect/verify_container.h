@@ -1,7 +1,7 @@
-/* supervise/verify_container.h -- capctl verify for a service's container
+/* inspect/verify_container.h -- capctl verify for a service's container
  * (verify_container.c). */
-#ifndef CAPINIT_SUPERVISE_VERIFY_CONTAINER_H
-#define CAPINIT_SUPERVISE_VERIFY_CONTAINER_H
+#ifndef CAPINIT_INSPECT_VERIFY_CONTAINER_H
+#define CAPINIT_INSPECT_VERIFY_CONTAINER_H
 
 #include <stddef.h>
 #include <sys/types.h>

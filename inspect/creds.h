@@ -1,12 +1,12 @@
-/* supervise/creds.h -- what capctl explain and verify need to know of
+/* inspect/creds.h -- what capctl explain and verify need to know of
  * the launcher (this process's credentials) and of a command's file
  * (set-id bits, file capabilities, multi-call), looked up as the service
  * will see it. */
-#ifndef CAPINIT_SUPERVISE_CREDS_H
-#define CAPINIT_SUPERVISE_CREDS_H
+#ifndef CAPINIT_INSPECT_CREDS_H
+#define CAPINIT_INSPECT_CREDS_H
 
 #include "../conf/container.h"
-#include "../conf/explain.h"
+#include "explain.h"
 
 /* The credentials of this process, and what explain needs to know of a
  * command's file (set-id bits, file capabilities, multi-call). */

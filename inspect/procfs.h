@@ -1,8 +1,8 @@
-/* supervise/procfs.h -- a process's files in /proc, for capinit and
+/* inspect/procfs.h -- a process's files in /proc, for capinit and
  * capctl: one reader, and one parser of the "Key:\tvalue" lines of a
  * status file. */
-#ifndef CAPINIT_SUPERVISE_PROCFS_H
-#define CAPINIT_SUPERVISE_PROCFS_H
+#ifndef CAPINIT_INSPECT_PROCFS_H
+#define CAPINIT_INSPECT_PROCFS_H
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -1,27 +1,19 @@
-/* supervise/procfs.c -- see procfs.h. */
-#include <errno.h>
-#include <fcntl.h>
+/* inspect/procfs.c -- see procfs.h. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "file.h"
 #include "procfs.h"
 
 ssize_t procfs_read(pid_t pid, char const *name, char *buf, size_t len)
 {
   char path[96];
   ssize_t r;
-  int fd;
   if (len < 2) return -1;
   if (pid) snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
   else snprintf(path, sizeof path, "/proc/self/%s", name);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  while ((r = read(fd, buf, len - 1)) < 0 && errno == EINTR) ;
-  close(fd);
-  if (r <= 0) return -1;
-  buf[r] = 0;
-  return r;
+  r = file_read(path, buf, len);
+  return r > 0 ? r : -1;
 }
 
 int procfs_field(char const *status, char const *key, char *out, size_t len)

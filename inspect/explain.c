@@ -1,4 +1,4 @@
-/* conf/explain.c -- see explain.h.
+/* inspect/explain.c -- see explain.h.
  *
  * Two models, each following the kernel's own decisions step by step:
  * the engine's syscalls (capset's and prctl's permission rules, the setuid
@@ -13,8 +13,8 @@
 #include <linux/securebits.h>
 
 #include "explain.h"
-#include "names.h"
-#include "syscalls.h"
+#include "../conf/names.h"
+#include "../conf/syscalls.h"
 
 #define BIT(c) ((uint64_t)1 << (c))
 #define HAS(set, c) (((set) & BIT(c)) != 0)
@@ -416,14 +416,10 @@ static char const *const root_equivalent[] = {
   "cap_bpf", "cap_sys_boot", "cap_mknod",
 };
 
-static void exposure(svc const *s, cred_state const *x, exec_target const *t,
-                     kernel_facts const *k, prediction *p)
+/* What its capabilities and uid amount to. */
+static void power_words(svc const *s, cred_state const *x, uint64_t mask, int legacy_root, prediction *p)
 {
-  uint64_t mask = all_caps(k->last_cap);
-  int legacy_root = x->euid == 0 && !(x->securebits & (1u << SECURE_NOROOT));
-  char buf[1024], one[64];
-  size_t i;
-
+  char buf[1024];
   if (legacy_root && s->bounding == CAPS_ALL && (x->eff & mask) == mask)
     say(p, "legacy root with full bounding set: full root");
   else if (legacy_root && s->bounding == CAPS_ALL && x->eff)
@@ -444,22 +440,12 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
     say(p, "uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only");
   else if (x->euid == 0 && !legacy_root)
     say(p, "uid 0 still passes the kernel's uid checks, but its file tree is read-only: root's files, /proc/sys and /sys cannot be written");
-  container_words(s->ct, p);
-  if (x->euid == 0 && !legacy_root && container_view(s->ct) && !s->ct->private_pids)
-    say(p, "private-pids = no: to the kernel it is the same user as every other uid-0 process: it can signal the "
-           "powerless ones, ptrace them, and write through /proc/PID/root into their trees");
-  filter_words(s, p);
+}
 
-  for (i = 0; i < container_escapes_n; i++) {
-    char const *how = container_escape(s, container_escapes[i].cap);
-    if (how) say(p, "%s opens a way out of its container: %s", cap_name((unsigned)container_escapes[i].cap, one, sizeof one), how);
-  }
-  for (i = 0; i < sizeof root_equivalent / sizeof root_equivalent[0]; i++) {
-    unsigned c;
-    if (cap_from_text_name(root_equivalent[i], &c) < 0) continue;
-    if (HAS(x->eff, c) && !legacy_root)
-      say(p, "%s is root-equivalent in practice", cap_name(c, one, sizeof one));
-  }
+/* What the command's file adds: file capabilities, set-id bits. */
+static void file_words(cred_state const *x, exec_target const *t, prediction *p)
+{
+  char buf[1024];
   if (t->fcaps && !t->nosuid && !(t->fcaps == 3 && t->f_rootid != 0) && (t->f_prm | t->f_inh)) {
     uint64_t got = (t->f_prm | t->f_inh) & x->prm;
     if (t->multicall && got)
@@ -481,6 +467,34 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
   }
   if ((t->mode & S_ISGID) && (t->mode & S_IXGRP) && !t->nosuid && !x->nnp)
     say(p, "%s is setgid to gid %u", t->path, (unsigned)t->gid);
+}
+
+static void exposure(svc const *s, cred_state const *x, exec_target const *t,
+                     kernel_facts const *k, prediction *p)
+{
+  uint64_t mask = all_caps(k->last_cap);
+  int legacy_root = x->euid == 0 && !(x->securebits & (1u << SECURE_NOROOT));
+  char one[64];
+  size_t i;
+
+  power_words(s, x, mask, legacy_root, p);
+  container_words(s->ct, p);
+  if (x->euid == 0 && !legacy_root && container_view(s->ct) && !s->ct->private_pids)
+    say(p, "private-pids = no: to the kernel it is the same user as every other uid-0 process: it can signal the "
+           "powerless ones, ptrace them, and write through /proc/PID/root into their trees");
+  filter_words(s, p);
+
+  for (i = 0; i < container_escapes_n; i++) {
+    char const *how = container_escape(s, container_escapes[i].cap);
+    if (how) say(p, "%s opens a way out of its container: %s", cap_name((unsigned)container_escapes[i].cap, one, sizeof one), how);
+  }
+  for (i = 0; i < sizeof root_equivalent / sizeof root_equivalent[0]; i++) {
+    unsigned c;
+    if (cap_from_text_name(root_equivalent[i], &c) < 0) continue;
+    if (HAS(x->eff, c) && !legacy_root)
+      say(p, "%s is root-equivalent in practice", cap_name(c, one, sizeof one));
+  }
+  file_words(x, t, p);
   if (!s->no_new_privs && !x->nnp) {
     if (x->securebits & (1u << SECURE_NOROOT))
       say(p, "noroot without no-new-privileges: file-capability binaries can raise privilege");

@@ -1,4 +1,4 @@
-/* supervise/creds.c -- what explain and verify read from the system: this
+/* inspect/creds.c -- what explain and verify read from the system: this
  * process's credentials (the launcher), a command's file, and the kernel's
  * rule for ambient capabilities across a setgid exec. */
 #include <errno.h>
@@ -254,6 +254,82 @@ static long long proc_ambient(pid_t pid)
   return (long long)strtoull(v, 0, 16);
 }
 
+/* A directory of its own on a file system where set-id bits count, in
+ * dir: 0, or -1 when there is none. */
+static int probe_dir(char *dir, size_t len)
+{
+  static char const *const dirs[] = { "/run", "/tmp", "/dev/shm", "/var/tmp" };
+  struct statvfs vfs;
+  size_t i;
+  for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    if (statvfs(dirs[i], &vfs) < 0 || (vfs.f_flag & (ST_NOSUID | ST_RDONLY))) continue;
+    snprintf(dir, len, "%s/setgid-rule.XXXXXX", dirs[i]);
+    if (mkdtemp(dir)) return 0;
+  }
+  return -1;
+}
+
+/* A copy of this program at path, setgid to g: 0, or -1. */
+static int probe_copy(char const *path, gid_t g)
+{
+  char buf[65536];
+  struct stat st;
+  ssize_t r;
+  int ok = 1;
+  int in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  int out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+  if (in < 0 || out < 0) ok = 0;
+  while (ok && (r = read(in, buf, sizeof buf)) > 0) ok = write(out, buf, (size_t)r) == r;
+  /* without cap_fsetid the kernel may drop the setgid bit: check it */
+  ok = ok && fchown(out, 0, g) == 0 && fchmod(out, 02755) == 0 && fstat(out, &st) == 0 &&
+       (st.st_mode & S_ISGID) && st.st_gid == g;
+  if (in >= 0) close(in);
+  if (out >= 0 && close(out) < 0) ok = 0;
+  return ok ? 0 : -1;
+}
+
+/* The child: g as its one group, uid 65534 with cap_net_raw ambient,
+ * exec the copy with -V (3 and 4: it failed before the exec). */
+static void probe_child(char *path, gid_t g)
+{
+  gid_t one = g;
+  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+  char *argv[] = { path, (char *)"-V", 0 };
+  char *envp[] = { 0 };
+  int nul = open("/dev/null", O_WRONLY);
+  d[0].permitted = d[0].effective = d[0].inheritable = 1u << CAP_NET_RAW;
+  if (nul < 0 || dup2(nul, 1) < 0 || dup2(nul, 2) < 0 ||
+      syscall(SYS_setgroups, 1, &one) < 0 || syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
+      prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || syscall(SYS_setresuid, 65534, 65534, 65534) < 0 ||
+      syscall(SYS_capset, &h, d) < 0 ||
+      prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) < 0)
+    _exit(3);
+  execve(path, argv, envp);
+  _exit(4);
+}
+
+/* Run the copy at path in probe_child, and read whether cap_net_raw
+ * stayed ambient across the exec. */
+static enum setgid_rule probe_run(char *path, gid_t g)
+{
+  enum setgid_rule rule = SETGID_RULE_UNKNOWN;
+  siginfo_t si;
+  pid_t pid = fork();
+  if (pid == 0) probe_child(path, g);
+  if (pid < 0) return rule;
+  memset(&si, 0, sizeof si);
+  /* 3 and 4 are the child's failures before the exec; any other end is
+   * the copy's (a sanitizer build may fail at its exit) */
+  if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 &&
+      !(si.si_code == CLD_EXITED && (si.si_status == 3 || si.si_status == 4))) {
+    long long amb = proc_ambient(pid);
+    if (amb >= 0) rule = amb >> CAP_NET_RAW & 1 ? SETGID_RULE_KEEPS : SETGID_RULE_CLEARS;
+  }
+  waitpid(pid, 0, 0);
+  return rule;
+}
+
 /* F6, detected on the running kernel: a child keeps one ambient
  * capability, takes the group of a setgid copy of this program as a
  * supplementary group, and execs it with -V (it prints its version and
@@ -263,70 +339,15 @@ static long long proc_ambient(pid_t pid)
  * once.  Used by capctl explain and by capinit's verify alike. */
 enum setgid_rule creds_setgid_rule(void)
 {
-  static char const *const dirs[] = { "/run", "/tmp", "/dev/shm", "/var/tmp" };
   char dir[64], path[96];
-  struct statvfs vfs;
-  size_t i;
-  int in, out;
-  pid_t pid;
   gid_t const g = 0x7ffffff0;
   enum setgid_rule rule = SETGID_RULE_UNKNOWN;
 
   if (geteuid() != 0 || prctl(PR_CAPBSET_READ, CAP_NET_RAW, 0, 0, 0) != 1) return rule;
-  for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-    if (statvfs(dirs[i], &vfs) < 0 || (vfs.f_flag & (ST_NOSUID | ST_RDONLY))) continue;
-    snprintf(dir, sizeof dir, "%s/setgid-rule.XXXXXX", dirs[i]);
-    if (mkdtemp(dir)) break;
-  }
-  if (i == sizeof dirs / sizeof dirs[0]) return rule;
+  if (probe_dir(dir, sizeof dir) < 0) return rule;
   chmod(dir, 0711);  /* the child, uid 65534, must reach the copy */
   snprintf(path, sizeof path, "%s/probe", dir);
-  in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
-  if (in >= 0 && out >= 0) {
-    char buf[65536];
-    ssize_t r;
-    int ok = 1;
-    while (ok && (r = read(in, buf, sizeof buf)) > 0) ok = write(out, buf, (size_t)r) == r;
-    struct stat st;
-    /* without cap_fsetid the kernel may drop the setgid bit: check it */
-    if (ok && fchown(out, 0, g) == 0 && fchmod(out, 02755) == 0 && fstat(out, &st) == 0 &&
-        (st.st_mode & S_ISGID) && st.st_gid == g && close(out) == 0) {
-      out = -1;
-      pid = fork();
-      if (pid == 0) {
-        gid_t one = g;
-        struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-        struct __user_cap_data_struct d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-        char *argv[] = { path, (char *)"-V", 0 };
-        char *envp[] = { 0 };
-        int nul = open("/dev/null", O_WRONLY);
-        d[0].permitted = d[0].effective = d[0].inheritable = 1u << CAP_NET_RAW;
-        if (nul < 0 || dup2(nul, 1) < 0 || dup2(nul, 2) < 0 ||
-            syscall(SYS_setgroups, 1, &one) < 0 || syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
-            prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || syscall(SYS_setresuid, 65534, 65534, 65534) < 0 ||
-            syscall(SYS_capset, &h, d) < 0 ||
-            prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0) < 0)
-          _exit(3);
-        execve(path, argv, envp);
-        _exit(4);
-      }
-      if (pid > 0) {
-        siginfo_t si;
-        memset(&si, 0, sizeof si);
-        /* 3 and 4 are the child's failures before the exec; any other end
-         * is the copy's (a sanitizer build may fail at its exit) */
-        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 &&
-            !(si.si_code == CLD_EXITED && (si.si_status == 3 || si.si_status == 4))) {
-          long long amb = proc_ambient(pid);
-          if (amb >= 0) rule = amb >> CAP_NET_RAW & 1 ? SETGID_RULE_KEEPS : SETGID_RULE_CLEARS;
-        }
-        waitpid(pid, 0, 0);
-      }
-    }
-  }
-  if (in >= 0) close(in);
-  if (out >= 0) close(out);
+  if (probe_copy(path, g) == 0) rule = probe_run(path, g);
   unlink(path);
   rmdir(dir);
   return rule;

@@ -1,4 +1,4 @@
-/* supervise/control_verbs.c -- the verbs of the control socket. */
+/* conf/control_verbs.c -- the verbs of the control socket. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* conf/verdict.h -- capctl verify's judgement of one process: its live
+/* inspect/verdict.h -- capctl verify's judgement of one process: its live
  * credentials (/proc/PID/status) against what explain predicts for its
  * service's command.
  *
@@ -9,8 +9,8 @@
  * raised from the permitted set); or something it could not have had
  * from there (MORE: the error verify exists to find).  Pure: the caller
  * reads /proc; this only parses and compares. */
-#ifndef CAPINIT_CONF_VERDICT_H
-#define CAPINIT_CONF_VERDICT_H
+#ifndef CAPINIT_INSPECT_VERDICT_H
+#define CAPINIT_INSPECT_VERDICT_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* conf/verdict.c -- a process's live credentials against its service's
+/* inspect/verdict.c -- a process's live credentials against its service's
  * prediction (verdict.h).
  *
  * What a process could have taken by itself from the predicted state,

@@ -1,4 +1,4 @@
-/* supervise/clock.c -- the one clock of the supervisor. */
+/* inspect/clock.c -- see clock.h. */
 #include <time.h>
 
 #include "clock.h"

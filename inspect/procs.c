@@ -1,4 +1,4 @@
-/* supervise/procs.c -- the processes of a service, for capctl verify.
+/* inspect/procs.c -- the processes of a service, for capctl verify.
  *
  * capinit has no cgroups: a service's processes are found from what the
  * kernel says of each process in /proc/PID/stat.  The command is a
