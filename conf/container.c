@@ -57,6 +57,11 @@ int container_own_proc(svc_container const *ct)
   return container_has_mounts(ct);
 }
 
+int container_proc_knobs(svc_container const *ct)
+{
+  return container_own_proc(ct);
+}
+
 int container_own_mqueue(svc_container const *ct)
 {
   return container_own_dev(ct) && ct->private_ipc;

@@ -94,6 +94,9 @@ int container_own_var_tmp(svc_container const *ct);
 int container_own_dev(svc_container const *ct);
 int container_own_pids(svc_container const *ct);
 int container_own_proc(svc_container const *ct);
+/* Does its own /proc hold the kernel's files (/proc/sys, the knobs the
+ * engine keeps read-only under a read-only tree)? */
+int container_proc_knobs(svc_container const *ct);
 /* Its own mqueue in its own /dev: with an IPC namespace of its own. */
 int container_own_mqueue(svc_container const *ct);
 /* Is its whole tree read-only (read-only = yes)? */

@@ -201,7 +201,8 @@ static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
   }
   n = mountinfo_parse(info, len, v, n);
   if (container_read_only(ct)) {
-    bad = check_mount(v, n, "/", "ro", 0, d) || check_mount(v, n, "/proc/sys", "ro", 0, d) ||
+    bad = check_mount(v, n, "/", "ro", 0, d) ||
+          (container_proc_knobs(ct) && check_mount(v, n, "/proc/sys", "ro", 0, d)) ||
           check_mount(v, n, "/dev", "rw", 0, d);
     for (i = 0; !bad && i < ct->nrw; i++)
       bad = check_mount(v, n, ct->rw[i].path, "rw", 0, d) || check_nosuid(ct, v, n, ct->rw[i].path, d);
