@@ -29,7 +29,7 @@ static svc_container *ct_of(void *obj)
 int container_has_mounts(svc_container const *ct)
 {
   return ct && (ct->read_only || ct->nrw || ct->nbinds || ct->root || ct->private_tmp || ct->private_pids ||
-                ct->private_devices);
+                ct->private_devices || ct->proc_subset);
 }
 
 int container_own_tmp(svc_container const *ct)
@@ -57,9 +57,14 @@ int container_own_proc(svc_container const *ct)
   return container_has_mounts(ct);
 }
 
+static int proc_subset_pid(svc_container const *ct)
+{
+  return ct && ct->proc_subset;
+}
+
 int container_proc_knobs(svc_container const *ct)
 {
-  return container_own_proc(ct);
+  return container_own_proc(ct) && !proc_subset_pid(ct);
 }
 
 int container_own_mqueue(svc_container const *ct)
@@ -130,9 +135,13 @@ int container_enters_namespaces(svc_container const *ct)
  * process it may not trace (another uid, more capabilities: other
  * services, capinit, the reaper's copy of capinit while it scrubs) is not
  * even listed.  A kernel before 5.8 knows only the numbers: 2 is the same
- * rule. */
+ * rule.  subset=pid with proc-subset = pid (systemd's ProcSubset=pid):
+ * Linux 5.8 and later only, with no older value: without it the stage
+ * fails. */
 static ct_proc_opt const proc_opts[] = {
   { "hidepid", "invisible", "2", "a process it may not ptrace is not even listed", 0 },
+  { "subset", "pid", 0, "only the processes' files are there: no /proc/meminfo, /proc/sys, /proc/net or other file of the kernel's",
+    proc_subset_pid },
 };
 
 size_t container_proc_opts(svc_container const *ct, ct_proc_opt const **out)
@@ -251,6 +260,15 @@ int ct_key_private_devices(conf_where *w, void *o, char const *v)
 int ct_key_private_ipc(conf_where *w, void *o, char const *v)
 {
   return bool_key(w, &ct_of(o)->private_ipc, v);
+}
+
+int ct_key_proc_subset(conf_where *w, void *o, char const *v)
+{
+  svc_container *ct = ct_of(o);
+  if (!strcmp(v, "pid")) ct->proc_subset = 1;
+  else if (!strcmp(v, "all")) ct->proc_subset = 0;
+  else return conf_error(w, "proc-subset: expected pid or all, not '%s'", v);
+  return 0;
 }
 
 typedef struct list_acc_s {

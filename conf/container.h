@@ -61,6 +61,7 @@ typedef struct container_s {
   unsigned char allow_suid;  /* allow-suid = yes: writable paths, binds and the
                                 root directory keep set-id bits and devices */
   unsigned char private_devices;  /* a /dev of its own (final: container_defaults) */
+  unsigned char proc_subset;  /* proc-subset = pid: its /proc holds processes only */
   ct_path *devices;        /* devices: passed through to it, under /dev */
   size_t ndevices;
   unsigned char network;   /* enum ct_network */
@@ -172,6 +173,7 @@ int ct_key_listen(conf_where *w, void *svc, char const *v);
 int ct_key_allow_suid(conf_where *w, void *svc, char const *v);
 int ct_key_private_devices(conf_where *w, void *svc, char const *v);
 int ct_key_devices(conf_where *w, void *svc, char const *v);
+int ct_key_proc_subset(conf_where *w, void *svc, char const *v);
 
 struct svc_s;
 struct conf_ctx_s;
