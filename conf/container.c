@@ -77,6 +77,12 @@ int container_read_only(svc_container const *ct)
   return ct && ct->read_only;
 }
 
+int container_bind_mode(svc_container const *ct, ct_bind const *b)
+{
+  if (b->ro) return 'r';
+  return container_read_only(ct) ? 'w' : 0;
+}
+
 int container_nosuid(svc_container const *ct)
 {
   return !(ct && ct->allow_suid);

@@ -102,6 +102,9 @@ int container_proc_knobs(svc_container const *ct);
 int container_own_mqueue(svc_container const *ct);
 /* Is its whole tree read-only (read-only = yes)? */
 int container_read_only(svc_container const *ct);
+/* The mode of a bind in its tree: 'r' read-only (bind-ro), 'w' made
+ * writable (a bind under read-only = yes), 0 as its source's mount is. */
+int container_bind_mode(svc_container const *ct, ct_bind const *b);
 /* Are its writable mounts (read-write paths, binds, root directory)
  * nosuid,nodev (no allow-suid = yes)? */
 int container_nosuid(svc_container const *ct);

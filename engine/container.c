@@ -387,7 +387,7 @@ static char const *const proc_knobs[] = { "/proc/sys", "/proc/sysrq-trigger", "/
 static int stage_readonly(svc_container const *ct, priv_fail *f)
 {
   size_t i;
-  if (ct->read_only) {
+  if (container_read_only(ct)) {
     if (set_attrs("/", MOUNT_ATTR_RDONLY, 0, 1) < 0) return priv_failed(f, STAGE_READONLY, CT_ARG_TREE);
     /* devices, and the process's own /proc files, stay writable */
     if (exists("/dev") && set_attrs("/dev", 0, MOUNT_ATTR_RDONLY, 1) < 0)
@@ -406,9 +406,9 @@ static int stage_readonly(svc_container const *ct, priv_fail *f)
         return priv_failed(f, STAGE_READONLY, CT_ARG_RW + (int)i);
   }
   for (i = 0; i < ct->nbinds; i++) {
-    ct_bind const *b = &ct->binds[i];
-    unsigned clear = !b->ro && ct->read_only ? MOUNT_ATTR_RDONLY : 0;
-    if (set_attrs(b->dst, (b->ro ? MOUNT_ATTR_RDONLY : 0) | no_suid(ct), clear, 1) < 0)
+    int mode = container_bind_mode(ct, &ct->binds[i]);
+    unsigned set = (mode == 'r' ? MOUNT_ATTR_RDONLY : 0) | no_suid(ct), clear = mode == 'w' ? MOUNT_ATTR_RDONLY : 0;
+    if (set_attrs(ct->binds[i].dst, set, clear, 1) < 0)
       return priv_failed(f, STAGE_READONLY, (int)i);
   }
   return 0;

@@ -207,9 +207,11 @@ static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
     for (i = 0; !bad && i < ct->nrw; i++)
       bad = check_mount(v, n, ct->rw[i].path, "rw", 0, d) || check_nosuid(ct, v, n, ct->rw[i].path, d);
   }
-  for (i = 0; !bad && i < ct->nbinds; i++)
-    bad = check_mount(v, n, ct->binds[i].dst, ct->binds[i].ro ? "ro" : ct->read_only ? "rw" : 0, 0, d) ||
+  for (i = 0; !bad && i < ct->nbinds; i++) {
+    int mode = container_bind_mode(ct, &ct->binds[i]);
+    bad = check_mount(v, n, ct->binds[i].dst, mode == 'r' ? "ro" : mode == 'w' ? "rw" : 0, 0, d) ||
           check_nosuid(ct, v, n, ct->binds[i].dst, d);
+  }
   if (!bad && ct->root) bad = check_nosuid(ct, v, n, "/", d);
   if (!bad && container_own_dev(ct)) bad = check_own_dev(v, n, ct, d);
   if (!bad && container_own_tmp(ct)) bad = check_mount(v, n, "/tmp", "rw", "tmpfs", d);
