@@ -60,14 +60,9 @@ static void json_bool(FILE *f, char const *key, int v)
   fprintf(f, "      \"%s\": %s,\n", key, v ? "true" : "false");
 }
 
-/* "container": what the service's own namespaces and tree are; null when
- * it has none (the same values as an empty container). */
-static void print_json_container(FILE *f, svc_container const *ct)
+/* "listen": the sockets made for it, each with its descriptor */
+static void print_json_listen(FILE *f, svc_container const *ct)
 {
-  static struct { int flag; char const *name; } const kinds[] = {
-    { CLONE_NEWNS, "mnt" }, { 0, "pid" }, { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWNET, "net" },
-  };
-  int flags = container_unshare_flags(ct), first = 1;
   size_t i;
   fprintf(f, "    \"listen\": [");
   for (i = 0; ct && i < ct->nlisten; i++) {
@@ -76,18 +71,28 @@ static void print_json_container(FILE *f, svc_container const *ct)
     fprintf(f, ", \"fd\": %d}", CT_LISTEN_FD + (int)i);
   }
   fprintf(f, "],\n");
+}
+
+/* "container": what the service's own namespaces and tree are; null when
+ * it has none (the same values as an empty container). */
+static void print_json_container(FILE *f, svc_container const *ct)
+{
+  char opts[256];
+  int first = 1;
+  size_t i;
+  print_json_listen(f, ct);
   if (!container_view(ct)) {
     fprintf(f, "    \"container\": null,\n");
     return;
   }
   fprintf(f, "    \"container\": {\n      \"namespaces\": [");
-  for (i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-    if (kinds[i].flag ? !(flags & kinds[i].flag) : !ct->private_pids) continue;
-    fprintf(f, "%s\"%s\"", first ? "" : ", ", kinds[i].name);
+  for (i = 0; i < container_ns_kinds_n; i++) {
+    if (!container_ns_kinds[i].own(ct)) continue;
+    fprintf(f, "%s\"%s\"", first ? "" : ", ", container_ns_kinds[i].name);
     first = 0;
   }
   fprintf(f, "],\n");
-  json_bool(f, "read_only", ct->read_only);
+  json_bool(f, "read_only", container_read_only(ct));
   fprintf(f, "      \"read_write\": [");
   for (i = 0; i < ct->nrw; i++) {
     fprintf(f, "%s", i ? ", " : "");
@@ -105,18 +110,21 @@ static void print_json_container(FILE *f, svc_container const *ct)
   if (ct->root) json_string(f, ct->root);
   else fprintf(f, "null");
   fprintf(f, ",\n");
-  json_bool(f, "private_tmp", ct->private_tmp || ct->root);
-  json_bool(f, "private_pids", ct->private_pids);
-  /* its own /proc: the mount's option, or null for capinit's */
-  fprintf(f, "      \"proc\": %s,\n", container_has_mounts(ct) ? "\"hidepid=invisible\"" : "null");
-  json_bool(f, "private_devices", ct->private_devices);
+  json_bool(f, "private_tmp", container_own_tmp(ct));
+  json_bool(f, "private_pids", container_own_pids(ct));
+  /* its own /proc: the mount's options, or null for capinit's */
+  fprintf(f, "      \"proc\": ");
+  if (container_own_proc(ct)) json_string(f, container_proc_text(ct, opts, sizeof opts));
+  else fprintf(f, "null");
+  fprintf(f, ",\n");
+  json_bool(f, "private_devices", container_own_dev(ct));
   fprintf(f, "      \"devices\": [");
   for (i = 0; i < ct->ndevices; i++) {
     fprintf(f, "%s", i ? ", " : "");
     json_string(f, ct->devices[i].path);
   }
   fprintf(f, "],\n");
-  json_bool(f, "nosuid", !ct->allow_suid);
+  json_bool(f, "nosuid", container_nosuid(ct));
   fprintf(f, "      \"network\": ");
   if (ct->network == NET_NAMED) fprintf(f, "\"netns:%s\"", strrchr(ct->netns, '/') + 1);
   else fprintf(f, "\"%s\"", ct->network == NET_NONE ? "none" : "host");

@@ -212,7 +212,7 @@ int main(int argc, char **argv)
   if (!env) strerr_diefu1sys(111, "allocate memory");
 
   /* a chain-loader: no new session; directory and umask only when set */
-  if (s->ct && s->ct->private_pids) pidns_main(s, cmd, env);
+  if (container_own_pids(s->ct)) pidns_main(s, cmd, env);
   priv_exec(s, PRIV_SIGNALS, priv_last_cap(), cmd, env, &f);
   die_at(s, cmd, &f);
 }

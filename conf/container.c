@@ -29,7 +29,143 @@ static svc_container *ct_of(void *obj)
 int container_has_mounts(svc_container const *ct)
 {
   return ct && (ct->read_only || ct->nrw || ct->nbinds || ct->root || ct->private_tmp || ct->private_pids ||
-                ct->private_devices);
+                ct->private_devices || ct->proc_subset);
+}
+
+int container_own_tmp(svc_container const *ct)
+{
+  return ct && (ct->private_tmp || ct->root);
+}
+
+int container_own_var_tmp(svc_container const *ct)
+{
+  return ct && ct->private_tmp && !ct->root;
+}
+
+int container_own_dev(svc_container const *ct)
+{
+  return ct && ct->private_devices;
+}
+
+int container_own_pids(svc_container const *ct)
+{
+  return ct && ct->private_pids;
+}
+
+int container_own_proc(svc_container const *ct)
+{
+  return container_has_mounts(ct);
+}
+
+static int proc_subset_pid(svc_container const *ct)
+{
+  return ct && ct->proc_subset;
+}
+
+int container_proc_knobs(svc_container const *ct)
+{
+  return container_own_proc(ct) && !proc_subset_pid(ct);
+}
+
+int container_own_mqueue(svc_container const *ct)
+{
+  return container_own_dev(ct) && ct->private_ipc;
+}
+
+int container_read_only(svc_container const *ct)
+{
+  return ct && ct->read_only;
+}
+
+int container_bind_mode(svc_container const *ct, ct_bind const *b)
+{
+  if (b->ro) return 'r';
+  return container_read_only(ct) ? 'w' : 0;
+}
+
+int container_nosuid(svc_container const *ct)
+{
+  return !(ct && ct->allow_suid);
+}
+
+static int own_ipc(svc_container const *ct)
+{
+  return ct && ct->private_ipc;
+}
+
+static int own_uts(svc_container const *ct)
+{
+  return ct && ct->hostname;
+}
+
+static int own_net(svc_container const *ct)
+{
+  return ct && ct->network == NET_NONE;
+}
+
+static char const *joins_net(svc_container const *ct)
+{
+  return ct && ct->network == NET_NAMED ? ct->netns : 0;
+}
+
+ct_ns_kind const container_ns_kinds[] = {
+  { CLONE_NEWNS, "mnt", "mount", container_has_mounts, 0 },
+  { 0, "pid", "pid", container_own_pids, 0 },
+  { CLONE_NEWIPC, "ipc", "ipc", own_ipc, 0 },
+  { CLONE_NEWUTS, "uts", "uts", own_uts, 0 },
+  { CLONE_NEWNET, "net", "network", own_net, joins_net },
+};
+size_t const container_ns_kinds_n = sizeof container_ns_kinds / sizeof *container_ns_kinds;
+
+int container_unshare_flags(svc_container const *ct)
+{
+  size_t i;
+  int f = 0;
+  for (i = 0; i < container_ns_kinds_n; i++)
+    if (container_ns_kinds[i].own(ct)) f |= container_ns_kinds[i].flag;
+  return f;
+}
+
+int container_enters_namespaces(svc_container const *ct)
+{
+  size_t i;
+  for (i = 0; i < container_ns_kinds_n; i++) {
+    ct_ns_kind const *k = &container_ns_kinds[i];
+    if (k->own(ct) || (k->joins && k->joins(ct))) return 1;
+  }
+  return 0;
+}
+
+/* hidepid=invisible (systemd's ProtectProc=invisible) for every service
+ * with a /proc of its own, whether or not it has a PID namespace: a
+ * process it may not trace (another uid, more capabilities: other
+ * services, capinit, the reaper's copy of capinit while it scrubs) is not
+ * even listed.  A kernel before 5.8 knows only the numbers: 2 is the same
+ * rule.  subset=pid with proc-subset = pid (systemd's ProcSubset=pid):
+ * Linux 5.8 and later only, with no older value: without it the stage
+ * fails. */
+static ct_proc_opt const proc_opts[] = {
+  { "hidepid", "invisible", "2", "a process it may not ptrace is not even listed", 0 },
+  { "subset", "pid", 0, "only the processes' files are there: no /proc/meminfo, /proc/sys, /proc/net or other file of the kernel's",
+    proc_subset_pid },
+};
+
+size_t container_proc_opts(svc_container const *ct, ct_proc_opt const **out)
+{
+  size_t i, n = 0;
+  for (i = 0; i < sizeof proc_opts / sizeof *proc_opts && n < CT_PROC_OPTS_MAX; i++)
+    if (!proc_opts[i].wanted || proc_opts[i].wanted(ct)) out[n++] = &proc_opts[i];
+  return n;
+}
+
+char *container_proc_text(svc_container const *ct, char *buf, size_t len)
+{
+  ct_proc_opt const *o[CT_PROC_OPTS_MAX];
+  size_t i, n = container_proc_opts(ct, o), k = 0;
+  buf[0] = 0;
+  for (i = 0; i < n && k < len; i++)
+    k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", i ? "," : "", o[i]->key, o[i]->value);
+  return buf;
 }
 
 int container_view(svc_container const *ct)
@@ -72,16 +208,6 @@ char const *container_escape(struct svc_s const *s, int cap)
   return 0;
 }
 
-int container_unshare_flags(svc_container const *ct)
-{
-  int f = 0;
-  if (!ct) return 0;
-  if (container_has_mounts(ct)) f |= CLONE_NEWNS;
-  if (ct->private_ipc) f |= CLONE_NEWIPC;
-  if (ct->hostname) f |= CLONE_NEWUTS;
-  if (ct->network == NET_NONE) f |= CLONE_NEWNET;
-  return f;
-}
 
 /* An absolute path with no "." or ".." component, no empty one ("//"), no
  * trailing '/' (but "/"): what a mount target or source is written as, so
@@ -140,6 +266,15 @@ int ct_key_private_devices(conf_where *w, void *o, char const *v)
 int ct_key_private_ipc(conf_where *w, void *o, char const *v)
 {
   return bool_key(w, &ct_of(o)->private_ipc, v);
+}
+
+int ct_key_proc_subset(conf_where *w, void *o, char const *v)
+{
+  svc_container *ct = ct_of(o);
+  if (!strcmp(v, "pid")) ct->proc_subset = 1;
+  else if (!strcmp(v, "all")) ct->proc_subset = 0;
+  else return conf_error(w, "proc-subset: expected pid or all, not '%s'", v);
+  return 0;
 }
 
 typedef struct list_acc_s {
@@ -464,10 +599,10 @@ static int under(char const *path, char const *dir)
  * directory that covers path, or NULL.  Called with the defaults made. */
 static char const *covered(svc_container const *ct, char const *path)
 {
-  if ((ct->root || ct->private_tmp) && under(path, "/tmp")) return "/tmp";
-  if (ct->private_tmp && !ct->root && under(path, "/var/tmp")) return "/var/tmp";
-  if (under(path, "/proc")) return "/proc";
-  if (ct->private_devices && under(path, "/dev")) return "/dev";
+  if (container_own_tmp(ct) && under(path, "/tmp")) return "/tmp";
+  if (container_own_var_tmp(ct) && under(path, "/var/tmp")) return "/var/tmp";
+  if (container_own_proc(ct) && under(path, "/proc")) return "/proc";
+  if (container_own_dev(ct) && under(path, "/dev")) return "/dev";
   return 0;
 }
 

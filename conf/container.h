@@ -61,6 +61,7 @@ typedef struct container_s {
   unsigned char allow_suid;  /* allow-suid = yes: writable paths, binds and the
                                 root directory keep set-id bits and devices */
   unsigned char private_devices;  /* a /dev of its own (final: container_defaults) */
+  unsigned char proc_subset;  /* proc-subset = pid: its /proc holds processes only */
   ct_path *devices;        /* devices: passed through to it, under /dev */
   size_t ndevices;
   unsigned char network;   /* enum ct_network */
@@ -75,14 +76,72 @@ typedef struct container_s {
   size_t nlisten;
 } svc_container;
 
-/* The namespaces the child creates (CLONE_NEW* flags): the PID namespace
- * comes from the spawn itself (a new PID namespace is for the children of
- * the process that makes it). */
-int container_unshare_flags(svc_container const *ct);
+/* ------------------------------------------------------------ the plan
+ * Every question about what a service's container is gets its answer
+ * here, once: the engine builds what these say, explain and capctl's
+ * JSON describe it, verify checks it.  ct may be NULL (no container). */
+
 /* Does the service have a view of its own (any container key but listen)? */
 int container_view(svc_container const *ct);
 /* Does the service need a file tree of its own (a mount namespace)? */
 int container_has_mounts(svc_container const *ct);
+/* Its own /tmp (private-tmp, or the root directory's), its own /var/tmp
+ * (private-tmp without a root directory: a root directory's /var is its
+ * own), its own /dev (private-devices, final once container_defaults
+ * ran: a root directory implies it), its own PID namespace (and /proc of
+ * it), its own /proc (every mount namespace). */
+int container_own_tmp(svc_container const *ct);
+int container_own_var_tmp(svc_container const *ct);
+int container_own_dev(svc_container const *ct);
+int container_own_pids(svc_container const *ct);
+int container_own_proc(svc_container const *ct);
+/* Does its own /proc hold the kernel's files (/proc/sys, the knobs the
+ * engine keeps read-only under a read-only tree)? */
+int container_proc_knobs(svc_container const *ct);
+/* Its own mqueue in its own /dev: with an IPC namespace of its own. */
+int container_own_mqueue(svc_container const *ct);
+/* Is its whole tree read-only (read-only = yes)? */
+int container_read_only(svc_container const *ct);
+/* The mode of a bind in its tree: 'r' read-only (bind-ro), 'w' made
+ * writable (a bind under read-only = yes), 0 as its source's mount is. */
+int container_bind_mode(svc_container const *ct, ct_bind const *b);
+/* Are its writable mounts (read-write paths, binds, root directory)
+ * nosuid,nodev (no allow-suid = yes)? */
+int container_nosuid(svc_container const *ct);
+
+/* The kinds of namespace, in the order the engine, verify and explain
+ * list them: a service makes its own of a kind when own says so; joins
+ * names the file of one it joins instead (network = netns:NAME), or
+ * NULL. */
+typedef struct ct_ns_kind_s {
+  int flag;                /* CLONE_NEW*; 0 for pid, which the spawn makes
+                              (a new PID namespace is for the children of
+                              the process that makes it) */
+  char const *name;        /* /proc/PID/ns/NAME, and explain's JSON */
+  char const *word;        /* in the engine's message */
+  int (*own)(svc_container const *ct);
+  char const *(*joins)(svc_container const *ct);
+} ct_ns_kind;
+extern ct_ns_kind const container_ns_kinds[];
+extern size_t const container_ns_kinds_n;
+/* The namespaces the child creates with unshare (CLONE_NEW* flags). */
+int container_unshare_flags(svc_container const *ct);
+/* Does it make or join any namespace (the PID namespace included)? */
+int container_enters_namespaces(svc_container const *ct);
+
+/* The options of its own /proc, each key=value (older: the value a
+ * kernel before 5.8 knows, which the engine tries when the first is
+ * refused with EINVAL; NULL: none, the stage fails) and what it does,
+ * in explain's words.  At most CT_PROC_OPTS_MAX. */
+#define CT_PROC_OPTS_MAX 4
+typedef struct ct_proc_opt_s {
+  char const *key, *value, *older;
+  char const *why;
+  int (*wanted)(svc_container const *ct);  /* NULL: always */
+} ct_proc_opt;
+size_t container_proc_opts(svc_container const *ct, ct_proc_opt const **out);
+/* Them as the mount shows them: "hidepid=invisible,..." */
+char *container_proc_text(svc_container const *ct, char *buf, size_t len);
 
 struct svc_s;
 /* Is the service contained: mode = noroot, or a view of its own (any
@@ -117,6 +176,7 @@ int ct_key_listen(conf_where *w, void *svc, char const *v);
 int ct_key_allow_suid(conf_where *w, void *svc, char const *v);
 int ct_key_private_devices(conf_where *w, void *svc, char const *v);
 int ct_key_devices(conf_where *w, void *svc, char const *v);
+int ct_key_proc_subset(conf_where *w, void *svc, char const *v);
 
 struct svc_s;
 struct conf_ctx_s;

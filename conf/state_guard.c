@@ -331,14 +331,10 @@ static void view_build(view *v, svc_container const *ct)
   view_add(v, "/", ct && ct->root ? ct->root : "/");
   if (!ct) return;
   for (i = 0; i < ct->nbinds; i++) view_add(v, ct->binds[i].dst, ct->binds[i].src);
-  if (ct->root) {
-    view_add(v, "/dev", 0);
-    view_add(v, "/tmp", 0);
-  } else if (ct->private_tmp) {
-    view_add(v, "/tmp", 0);
-    view_add(v, "/var/tmp", 0);
-  }
-  if (ct->root || ct->private_pids) view_add(v, "/proc", 0);
+  if (container_own_dev(ct)) view_add(v, "/dev", 0);
+  if (container_own_tmp(ct)) view_add(v, "/tmp", 0);
+  if (container_own_var_tmp(ct)) view_add(v, "/var/tmp", 0);
+  if (container_own_proc(ct)) view_add(v, "/proc", 0);
 }
 
 /* The host path seen at at: 0, or -1 when the mount there is none. */
@@ -363,8 +359,8 @@ static int view_writable(view const *v, char const *at)
   size_t i;
   int w;
   if (!ct) return 1;
-  w = !ct->read_only;
-  for (i = 0; ct->read_only && i < ct->nrw; i++)
+  w = !container_read_only(ct);
+  for (i = 0; container_read_only(ct) && i < ct->nrw; i++)
     if (under(at, ct->rw[i].path)) w = 1;
   for (i = 0; i < ct->nbinds; i++)
     if (under(at, ct->binds[i].dst)) w = !ct->binds[i].ro;
@@ -543,8 +539,8 @@ static size_t regions_of(svc const *s, region *rv, size_t max)
 {
   svc_container const *ct = s->ct;
   size_t n = 0, i;
-  if (!ct || !ct->read_only) rv[n++] = (region){ "/", 0, 0 };
-  for (i = 0; ct && ct->read_only && i < ct->nrw && n < max; i++)
+  if (!container_read_only(ct)) rv[n++] = (region){ "/", 0, 0 };
+  for (i = 0; container_read_only(ct) && i < ct->nrw && n < max; i++)
     rv[n++] = (region){ ct->rw[i].path, ct->rw[i].line, 0 };
   for (i = 0; ct && i < ct->nbinds && n < max; i++)
     if (!ct->binds[i].ro) rv[n++] = (region){ ct->binds[i].dst, ct->binds[i].line, &ct->binds[i] };

@@ -264,7 +264,7 @@ static void filter_finish(svc *s)
   int contained = container_contained(s);
   unsigned deny = contained ? syscalls_default_deny(s->caps) : 0;
   if (!s->line[K_USER_NAMESPACES]) s->user_namespaces = !contained;
-  s->suid_refused = contained && !(s->ct && s->ct->allow_suid);
+  s->suid_refused = contained && container_nosuid(s->ct);
   s->syscalls_deny = (unsigned short)((deny | s->syscalls_deny) & ~s->syscalls_allow);
 }
 

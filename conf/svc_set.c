@@ -280,7 +280,7 @@ static int by_uid(void const *a, void const *b)
 
 static int sees_others(svc const *s)
 {
-  return !s->refused && !(s->ct && s->ct->private_pids);
+  return !s->refused && !container_own_pids(s->ct);
 }
 
 static void shared_uid_warn(conf_ctx *ctx, svc_set const *set)

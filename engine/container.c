@@ -135,7 +135,7 @@ static int exists(char const *path)
  * allow-suid = yes. */
 static unsigned no_suid(svc_container const *ct)
 {
-  return ct->allow_suid ? 0 : MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+  return container_nosuid(ct) ? MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV : 0;
 }
 
 /* ------------------------------------------------------------ stages */
@@ -215,14 +215,14 @@ static int stage_mounts(svc_container const *ct, priv_fail *f)
   for (i = 0; i < ct->nbinds; i++)
     if (bind_at(AT_FDCWD, ct->binds[i].src, AT_FDCWD, ct->binds[i].at) < 0)
       return priv_failed(f, STAGE_MOUNTS, (int)i);
-  if (ct->private_devices && !ct->root && own_dev("/", ct) < 0) return priv_failed(f, STAGE_MOUNTS, CT_ARG_DEV);
-  if (ct->private_tmp && !ct->root) {
-    if (fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, AT_FDCWD, "/tmp") < 0)
-      return priv_failed(f, STAGE_MOUNTS, CT_ARG_TMP);
-    if (exists("/var/tmp") &&
-        fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, AT_FDCWD, "/var/tmp") < 0)
-      return priv_failed(f, STAGE_MOUNTS, CT_ARG_VARTMP);
-  }
+  /* a root directory's own /dev and /tmp are made in it (stage_root) */
+  if (container_own_dev(ct) && !ct->root && own_dev("/", ct) < 0) return priv_failed(f, STAGE_MOUNTS, CT_ARG_DEV);
+  if (container_own_tmp(ct) && !ct->root &&
+      fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, AT_FDCWD, "/tmp") < 0)
+    return priv_failed(f, STAGE_MOUNTS, CT_ARG_TMP);
+  if (container_own_var_tmp(ct) && exists("/var/tmp") &&
+      fs_at("tmpfs", tmp_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, AT_FDCWD, "/var/tmp") < 0)
+    return priv_failed(f, STAGE_MOUNTS, CT_ARG_VARTMP);
   return 0;
 }
 
@@ -299,7 +299,7 @@ static int make_dev(int root, int host, svc_container const *ct)
   if (syscall(SYS_mkdirat, dev, "pts", 0755) < 0 ||
       fs_at("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, dev, "pts") < 0)
     goto out;
-  if (ct->private_ipc && (syscall(SYS_mkdirat, dev, "mqueue", 01777) < 0 ||
+  if (container_own_mqueue(ct) && (syscall(SYS_mkdirat, dev, "mqueue", 01777) < 0 ||
                           fs_at("mqueue", 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, dev, "mqueue") < 0))
     goto out;
   r = 0;
@@ -348,20 +348,33 @@ pivot_failed:
   return priv_failed(f, STAGE_ROOT, CT_ARG_PIVOT);
 }
 
-/* A /proc of its own, hidepid=invisible (systemd's ProtectProc=invisible),
- * for every service with a mount namespace of its own, whether or not it
- * has a PID namespace: a process it may not trace (another uid, more
- * capabilities: other services, capinit, the reaper's copy of capinit
- * while it scrubs) is not even listed.  A kernel before 5.8 knows only
- * the numbers: 2 is the same rule. */
+/* The options of its own /proc as fs_at takes them, each with its value
+ * for a kernel before 5.8 when older; 0, or -1 when one has none. */
+static int proc_options(svc_container const *ct, int older, char const *opts[2 * CT_PROC_OPTS_MAX + 1])
+{
+  ct_proc_opt const *o[CT_PROC_OPTS_MAX];
+  size_t i, n = container_proc_opts(ct, o);
+  for (i = 0; i < n; i++) {
+    opts[2 * i] = o[i]->key;
+    opts[2 * i + 1] = older ? o[i]->older : o[i]->value;
+    if (!opts[2 * i + 1]) return -1;
+  }
+  opts[2 * n] = 0;
+  return 0;
+}
+
+/* A /proc of its own, with the options the plan gives (conf/container.c);
+ * refused with EINVAL (a kernel before 5.8), with their older values when
+ * each has one, else the stage fails: never a /proc with less than the
+ * file asks. */
 static int stage_proc(svc_container const *ct, priv_fail *f)
 {
-  static char const *const invisible[] = { "hidepid", "invisible", 0 };
-  static char const *const hidepid2[] = { "hidepid", "2", 0 };
+  char const *opts[2 * CT_PROC_OPTS_MAX + 1];
   unsigned attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
-  if (!container_has_mounts(ct)) return 0;
-  if (fs_at("proc", invisible, attrs, AT_FDCWD, "/proc") < 0 &&
-      (errno != EINVAL || fs_at("proc", hidepid2, attrs, AT_FDCWD, "/proc") < 0))
+  if (!container_own_proc(ct)) return 0;
+  proc_options(ct, 0, opts);
+  if (fs_at("proc", opts, attrs, AT_FDCWD, "/proc") == 0) return 0;
+  if (errno != EINVAL || proc_options(ct, 1, opts) < 0 || fs_at("proc", opts, attrs, AT_FDCWD, "/proc") < 0)
     return priv_failed(f, STAGE_PROC, -1);
   return 0;
 }
@@ -374,7 +387,7 @@ static char const *const proc_knobs[] = { "/proc/sys", "/proc/sysrq-trigger", "/
 static int stage_readonly(svc_container const *ct, priv_fail *f)
 {
   size_t i;
-  if (ct->read_only) {
+  if (container_read_only(ct)) {
     if (set_attrs("/", MOUNT_ATTR_RDONLY, 0, 1) < 0) return priv_failed(f, STAGE_READONLY, CT_ARG_TREE);
     /* devices, and the process's own /proc files, stay writable */
     if (exists("/dev") && set_attrs("/dev", 0, MOUNT_ATTR_RDONLY, 1) < 0)
@@ -384,18 +397,18 @@ static int stage_readonly(svc_container const *ct, priv_fail *f)
     for (i = 0; i < sizeof proc_knobs / sizeof *proc_knobs; i++)
       if (exists(proc_knobs[i]) && self_bind(proc_knobs[i], MOUNT_ATTR_RDONLY, 0, 0) < 0)
         return priv_failed(f, STAGE_READONLY, CT_ARG_PROC);
-    if ((ct->private_tmp || ct->root) && set_attrs("/tmp", 0, MOUNT_ATTR_RDONLY, 0) < 0)
+    if (container_own_tmp(ct) && set_attrs("/tmp", 0, MOUNT_ATTR_RDONLY, 0) < 0)
       return priv_failed(f, STAGE_READONLY, CT_ARG_TMP);
-    if (ct->private_tmp && !ct->root && exists("/var/tmp") && set_attrs("/var/tmp", 0, MOUNT_ATTR_RDONLY, 0) < 0)
+    if (container_own_var_tmp(ct) && exists("/var/tmp") && set_attrs("/var/tmp", 0, MOUNT_ATTR_RDONLY, 0) < 0)
       return priv_failed(f, STAGE_READONLY, CT_ARG_VARTMP);
     for (i = 0; i < ct->nrw; i++)
       if (self_bind(ct->rw[i].path, no_suid(ct), MOUNT_ATTR_RDONLY, 1) < 0)
         return priv_failed(f, STAGE_READONLY, CT_ARG_RW + (int)i);
   }
   for (i = 0; i < ct->nbinds; i++) {
-    ct_bind const *b = &ct->binds[i];
-    unsigned clear = !b->ro && ct->read_only ? MOUNT_ATTR_RDONLY : 0;
-    if (set_attrs(b->dst, (b->ro ? MOUNT_ATTR_RDONLY : 0) | no_suid(ct), clear, 1) < 0)
+    int mode = container_bind_mode(ct, &ct->binds[i]);
+    unsigned set = (mode == 'r' ? MOUNT_ATTR_RDONLY : 0) | no_suid(ct), clear = mode == 'w' ? MOUNT_ATTR_RDONLY : 0;
+    if (set_attrs(ct->binds[i].dst, set, clear, 1) < 0)
       return priv_failed(f, STAGE_READONLY, (int)i);
   }
   return 0;
@@ -514,17 +527,22 @@ static char const *bind_text(svc_container const *ct, int i, char *buf, size_t l
   return buf;
 }
 
+/* The namespaces unshare makes, as "create the namespaces ( mount ipc)" */
+static void namespaces_text(svc_container const *ct, char *buf, size_t len)
+{
+  size_t i, n = (size_t)snprintf(buf, len, "create the namespaces (");
+  for (i = 0; i < container_ns_kinds_n && n < len; i++)
+    if (container_ns_kinds[i].flag && container_ns_kinds[i].own(ct))
+      n += (size_t)snprintf(buf + n, len - n, " %s", container_ns_kinds[i].word);
+  if (n < len) snprintf(buf + n, len - n, ")");
+}
+
 char *container_describe(priv_fail const *f, svc_container const *ct, char *buf, size_t len)
 {
   char const *root = ct && ct->root ? ct->root : "the root directory";
   char b[600];
   switch (f->stage) {
-    case STAGE_NAMESPACES: {
-      int fl = container_unshare_flags(ct);
-      snprintf(buf, len, "create the namespaces (%s%s%s%s)", fl & CLONE_NEWNS ? " mount" : "",
-               fl & CLONE_NEWIPC ? " ipc" : "", fl & CLONE_NEWUTS ? " uts" : "", fl & CLONE_NEWNET ? " network" : "");
-      break;
-    }
+    case STAGE_NAMESPACES: namespaces_text(ct, buf, len); break;
     case STAGE_HOSTNAME: snprintf(buf, len, "set the hostname %s", ct && ct->hostname ? ct->hostname : ""); break;
     case STAGE_NETWORK:
       if (ct && ct->network == NET_NAMED) snprintf(buf, len, "join the network namespace %s", ct->netns);

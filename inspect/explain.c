@@ -80,8 +80,7 @@ static int ids_allowed(uint32_t r, uint32_t e, uint32_t sv, uint32_t want)
 /* namespaces and mounts need cap_sys_admin */
 static int model_container(svc const *s, cred_state const *x, prediction *p)
 {
-  if (s->ct && (container_unshare_flags(s->ct) || s->ct->private_pids || s->ct->network == NET_NAMED) &&
-      !HAS(x->eff, CAP_SYS_ADMIN)) {
+  if (container_enters_namespaces(s->ct) && !HAS(x->eff, CAP_SYS_ADMIN)) {
     refuse(p, STAGE_NAMESPACES, "the container's namespaces need cap_sys_admin, which the launcher lacks");
     return -1;
   }
@@ -318,11 +317,11 @@ static void dev_words(svc_container const *ct, prediction *p)
   list[0] = 0;
   for (i = 0; i < ct->ndevices && n < sizeof list; i++)
     n += (size_t)snprintf(list + n, sizeof list - n, ", %s", ct->devices[i].path);
-  if (ct->private_devices)
+  if (container_own_dev(ct))
     say(p, "its own /dev (a small tmpfs, nosuid,nodev,noexec): null, zero, full, random, urandom, tty, its own pts and "
            "shm%s%s, and this system's /dev/log: no disk, no /dev/kmsg, no console, and a node it makes there opens nothing",
-        ct->private_ipc ? ", its own mqueue" : "", list);
-  else if (ct->read_only)
+        container_own_mqueue(ct) ? ", its own mqueue" : "", list);
+  else if (container_read_only(ct))
     say(p, "private-devices = no: this system's /dev stays writable for it: the disks root owns, /dev/kmsg, the console");
 }
 
@@ -331,11 +330,24 @@ static void dev_words(svc_container const *ct, prediction *p)
 static void writable_words(svc_container const *ct, prediction *p)
 {
   size_t i;
-  int writable = ct->root != 0 || (ct->read_only && ct->nrw);
+  int writable = ct->root != 0 || (container_read_only(ct) && ct->nrw);
   for (i = 0; i < ct->nbinds; i++) writable |= !ct->binds[i].ro;
-  if (writable && !ct->allow_suid)
+  if (writable && container_nosuid(ct))
     say(p, "its writable paths%s are nosuid,nodev: a set-id program or a device node there works as a plain file",
         ct->root ? " and its root directory" : "");
+}
+
+/* Its own /proc: its options, and what each does. */
+static void proc_words(svc_container const *ct, prediction *p)
+{
+  ct_proc_opt const *o[CT_PROC_OPTS_MAX];
+  char opts[256], why[1024];
+  size_t i, k, n = 0;
+  if (!container_own_proc(ct)) return;
+  k = container_proc_opts(ct, o);
+  why[0] = 0;
+  for (i = 0; i < k && n < sizeof why; i++) n += (size_t)snprintf(why + n, sizeof why - n, "%s%s", i ? "; " : "", o[i]->why);
+  say(p, "its own /proc, %s: %s", container_proc_text(ct, opts, sizeof opts), why);
 }
 
 /* What the container changes, in words. */
@@ -349,7 +361,7 @@ static void container_words(svc_container const *ct, prediction *p)
     say(p, "its / is %s: it sees nothing else of this system but a fresh /proc, a minimal /dev, an empty /tmp%s",
         ct->root, list);
   }
-  if (ct->read_only) {
+  if (container_read_only(ct)) {
     n = 0;
     list[0] = 0;
     for (i = 0; i < ct->nrw && n < sizeof list; i++)
@@ -357,18 +369,17 @@ static void container_words(svc_container const *ct, prediction *p)
     for (i = 0; i < ct->nbinds && n < sizeof list; i++)
       if (!ct->binds[i].ro) n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", ct->binds[i].dst);
     say(p, "read-only file tree: writes fail with EROFS, whatever its uid and capabilities, but in %s/dev, its own /proc files%s%s%s",
-        ct->private_devices ? "its own " : "", ct->private_tmp || ct->root ? ", its own /tmp" : "", n ? " and " : "", list);
+        container_own_dev(ct) ? "its own " : "", container_own_tmp(ct) ? ", its own /tmp" : "", n ? " and " : "", list);
   }
   for (i = 0; i < ct->nbinds; i++)
     say(p, "%s of this system is mounted on %s, %s", ct->binds[i].src, ct->binds[i].dst,
         ct->binds[i].ro ? "read-only" : "writable");
-  if (ct->private_tmp && !ct->root) say(p, "its own empty /tmp: nothing in it is shared with other services");
+  if (container_own_tmp(ct) && !ct->root) say(p, "its own empty /tmp: nothing in it is shared with other services");
   dev_words(ct, p);
   writable_words(ct, p);
-  if (ct->private_pids)
+  if (container_own_pids(ct))
     say(p, "its own PID namespace: it sees only its own processes, and can signal no other (its PID 1 is capinit's reaper)");
-  if (container_has_mounts(ct))
-    say(p, "its own /proc, hidepid=invisible: a process it may not ptrace is not even listed");
+  proc_words(ct, p);
   if (ct->network == NET_NONE) say(p, "no network: its own network namespace, with only the loopback interface");
   else if (ct->network == NET_NAMED) say(p, "the network of %s (another service sets it up)", ct->netns);
   if (ct->hostname) say(p, "its own host name: %s", ct->hostname);
@@ -400,7 +411,7 @@ static void filter_words(svc const *s, prediction *p)
                          : "no user namespace (unshare, clone and setns of one: EPERM; clone3: ENOSYS)",
       syscall_groups_format(s->syscalls_deny, list, sizeof list),
       s->suid_refused ? " no set-user-ID or set-group-ID mode can be given to a file (EPERM; openat2: ENOSYS);" : "");
-  if (s->ct && s->ct->allow_suid)
+  if (!container_nosuid(s->ct))
     say(p, "allow-suid = yes: it may make set-user-ID files, root's for a uid 0, in what it can write, and they work there: the next user who runs one is that file's owner");
   if (contained && !(s->syscalls_deny & (1u << SG_KEYRING)))
     say(p, "keyring calls allowed: a session keyring of its own, but the user keyring (@u) of uid %u is shared with "
@@ -436,7 +447,7 @@ static void power_words(svc const *s, cred_state const *x, uint64_t mask, int le
     say(p, "no capabilities: runs with the rights of uid %u only", (unsigned)x->euid);
   else
     say(p, "holds %s", caps_format(x->prm, buf, sizeof buf));
-  if (x->euid == 0 && !legacy_root && !(s->ct && s->ct->read_only))
+  if (x->euid == 0 && !legacy_root && !container_read_only(s->ct))
     say(p, "uid 0 still passes the kernel's uid checks: root-owned files, /proc/sys (kernel.core_pattern) and /sys stay writable unless mounted read-only");
   else if (x->euid == 0 && !legacy_root)
     say(p, "uid 0 still passes the kernel's uid checks, but its file tree is read-only: root's files, /proc/sys and /sys cannot be written");
@@ -479,7 +490,7 @@ static void exposure(svc const *s, cred_state const *x, exec_target const *t,
 
   power_words(s, x, mask, legacy_root, p);
   container_words(s->ct, p);
-  if (x->euid == 0 && !legacy_root && container_view(s->ct) && !s->ct->private_pids)
+  if (x->euid == 0 && !legacy_root && container_view(s->ct) && !container_own_pids(s->ct))
     say(p, "private-pids = no: to the kernel it is the same user as every other uid-0 process: it can signal the "
            "powerless ones, ptrace them, and write through /proc/PID/root into their trees");
   filter_words(s, p);

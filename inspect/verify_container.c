@@ -11,7 +11,8 @@
  *   - a /dev of its own (private-devices) is a tmpfs, nosuid,nodev,
  *     noexec, with its own shm, pts (and mqueue with private-ipc), and
  *     holds capinit's usual devices and those named by devices, no other;
- *   - its /proc is a proc of its own, hidepid=invisible;
+ *   - its /proc is a proc of its own, with the options its plan gives
+ *     (hidepid=invisible...: conf/container.c);
  *   - /proc/PID/root is the root directory;
  *   - its /proc is its PID namespace's own: the command is there, at the
  *     pid that namespace gives it. */
@@ -58,22 +59,20 @@ static int ns_of(pid_t pid, char const *kind, char *buf, size_t len)
 
 static int check_namespaces(svc_container const *ct, pid_t pid, diff *d)
 {
-  static struct { int flag; char const *kind; } const kinds[] = {
-    { CLONE_NEWNS, "mnt" }, { 0, "pid" }, { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWNET, "net" },
-  };
-  int flags = container_unshare_flags(ct);
   size_t i;
-  for (i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+  for (i = 0; i < container_ns_kinds_n; i++) {
+    ct_ns_kind const *k = &container_ns_kinds[i];
     char live[64], ours[64], field[16];
-    int own = kinds[i].flag ? (flags & kinds[i].flag) != 0 : ct->private_pids;
-    snprintf(field, sizeof field, "ns:%s", kinds[i].kind);
-    if (ns_of(pid, kinds[i].kind, live, sizeof live) < 0 || ns_of(getpid(), kinds[i].kind, ours, sizeof ours) < 0)
+    char const *joined = k->joins ? k->joins(ct) : 0;
+    int own = k->own(ct);
+    snprintf(field, sizeof field, "ns:%s", k->name);
+    if (ns_of(pid, k->name, live, sizeof live) < 0 || ns_of(getpid(), k->name, ours, sizeof ours) < 0)
       return differs(d, field, strerror(errno), own ? "its own" : ours);
-    if (kinds[i].flag == CLONE_NEWNET && ct->network == NET_NAMED) {
+    if (joined) {
       struct stat st;
       char want[64];
-      if (stat(ct->netns, &st) < 0) return differs(d, field, live, "the namespace of a missing file");
-      snprintf(want, sizeof want, "net:[%lu]", (unsigned long)st.st_ino);
+      if (stat(joined, &st) < 0) return differs(d, field, live, "the namespace of a missing file");
+      snprintf(want, sizeof want, "%s:[%lu]", k->name, (unsigned long)st.st_ino);
       if (strcmp(live, want)) return differs(d, field, live, want);
       continue;
     }
@@ -126,7 +125,7 @@ static int check_nosuid(svc_container const *ct, mountinfo_entry const *v, size_
 {
   mountinfo_entry const *m = mount_at(v, n, path);
   char field[4200];
-  if (ct->allow_suid || !m || (has_opt(m->options, "nosuid") && has_opt(m->options, "nodev"))) return 0;
+  if (!container_nosuid(ct) || !m || (has_opt(m->options, "nosuid") && has_opt(m->options, "nodev"))) return 0;
   snprintf(field, sizeof field, "mount:%s", path);
   return differs(d, field, m->options, "nosuid,nodev");
 }
@@ -140,16 +139,23 @@ static int check_own_dev(mountinfo_entry const *v, size_t n, svc_container const
   if (!has_opt(m->options, "nosuid") || !has_opt(m->options, "nodev") || !has_opt(m->options, "noexec"))
     return differs(d, "mount:/dev", m->options, "nosuid,nodev,noexec");
   return check_mount(v, n, "/dev/shm", "rw", "tmpfs", d) || check_mount(v, n, "/dev/pts", "rw", "devpts", d) ||
-         (ct->private_ipc && check_mount(v, n, "/dev/mqueue", "rw", "mqueue", d));
+         (container_own_mqueue(ct) && check_mount(v, n, "/dev/mqueue", "rw", "mqueue", d));
 }
 
-/* Its /proc: a proc of its own, hidepid=invisible (2 before Linux 5.8) */
-static int check_proc(mountinfo_entry const *v, size_t n, diff *d)
+/* Its /proc: a proc of its own, with each option the plan gives it
+ * (hidepid=invisible...), or its value before Linux 5.8 */
+static int check_proc(svc_container const *ct, mountinfo_entry const *v, size_t n, diff *d)
 {
   mountinfo_entry const *m = mount_at(v, n, "/proc");
+  ct_proc_opt const *o[CT_PROC_OPTS_MAX];
+  size_t i, k = container_proc_opts(ct, o);
   if (check_mount(v, n, "/proc", 0, "proc", d)) return 1;
-  if (!has_opt(m->super, "hidepid=invisible") && !has_opt(m->super, "hidepid=2"))
-    return differs(d, "mount:/proc", m->super, "hidepid=invisible");
+  for (i = 0; i < k; i++) {
+    char want[64], older[64];
+    snprintf(want, sizeof want, "%s=%s", o[i]->key, o[i]->value);
+    snprintf(older, sizeof older, "%s=%s", o[i]->key, o[i]->older ? o[i]->older : o[i]->value);
+    if (!has_opt(m->super, want) && !has_opt(m->super, older)) return differs(d, "mount:/proc", m->super, want);
+  }
   return 0;
 }
 
@@ -162,19 +168,22 @@ static int check_mounts(svc_container const *ct, pid_t pid, diff *d)
   if (!container_has_mounts(ct)) return 0;
   info = mountinfo_read(pid, &v, &n);
   if (!info) return differs(d, "mountinfo", strerror(errno), "readable");
-  if (ct->read_only) {
-    bad = check_mount(v, n, "/", "ro", 0, d) || check_mount(v, n, "/proc/sys", "ro", 0, d) ||
+  if (container_read_only(ct)) {
+    bad = check_mount(v, n, "/", "ro", 0, d) ||
+          (container_proc_knobs(ct) && check_mount(v, n, "/proc/sys", "ro", 0, d)) ||
           check_mount(v, n, "/dev", "rw", 0, d);
     for (i = 0; !bad && i < ct->nrw; i++)
       bad = check_mount(v, n, ct->rw[i].path, "rw", 0, d) || check_nosuid(ct, v, n, ct->rw[i].path, d);
   }
-  for (i = 0; !bad && i < ct->nbinds; i++)
-    bad = check_mount(v, n, ct->binds[i].dst, ct->binds[i].ro ? "ro" : ct->read_only ? "rw" : 0, 0, d) ||
+  for (i = 0; !bad && i < ct->nbinds; i++) {
+    int mode = container_bind_mode(ct, &ct->binds[i]);
+    bad = check_mount(v, n, ct->binds[i].dst, mode == 'r' ? "ro" : mode == 'w' ? "rw" : 0, 0, d) ||
           check_nosuid(ct, v, n, ct->binds[i].dst, d);
+  }
   if (!bad && ct->root) bad = check_nosuid(ct, v, n, "/", d);
-  if (!bad && ct->private_devices) bad = check_own_dev(v, n, ct, d);
-  if (!bad && (ct->private_tmp || ct->root)) bad = check_mount(v, n, "/tmp", "rw", "tmpfs", d);
-  if (!bad) bad = check_proc(v, n, d);
+  if (!bad && container_own_dev(ct)) bad = check_own_dev(v, n, ct, d);
+  if (!bad && container_own_tmp(ct)) bad = check_mount(v, n, "/tmp", "rw", "tmpfs", d);
+  if (!bad && container_own_proc(ct)) bad = check_proc(ct, v, n, d);
   free(v);
   free(info);
   return bad;
@@ -237,7 +246,7 @@ static int check_dev(svc_container const *ct, pid_t pid, diff *d)
   char path[600];
   size_t i;
   int fd, bad;
-  if (!ct->private_devices) return 0;
+  if (!container_own_dev(ct)) return 0;
   snprintf(path, sizeof path, "/proc/%d/root/dev", (int)pid);
   fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return differs(d, "dev", strerror(errno), "readable");
@@ -309,7 +318,7 @@ static int check_process_view(svc_container const *ct, pid_t pid, diff *d)
   struct stat st;
   unsigned long long ours;
   long inner;
-  if (!ct->private_pids) return 0;
+  if (!container_own_pids(ct)) return 0;
   inner = status_last(pid, "NSpid");
   snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
   ours = start_time(path);

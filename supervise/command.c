@@ -13,7 +13,7 @@
 pid_t service_command_pid(service const *s)
 {
   char name[64], buf[64];
-  if (s->pid <= 0 || !s->spec->ct || !s->spec->ct->private_pids) return s->pid;
+  if (s->pid <= 0 || !container_own_pids(s->spec->ct)) return s->pid;
   snprintf(name, sizeof name, "task/%d/children", (int)s->pid);
   return procfs_read(s->pid, name, buf, sizeof buf) > 0 ? (pid_t)atoi(buf) : 0;
 }
@@ -22,7 +22,7 @@ void service_signal(service const *s, int sig)
 {
   if (s->pid <= 0) return;
   /* the reaper passes on only what is queued for the command */
-  if (s->spec->ct && s->spec->ct->private_pids)
+  if (container_own_pids(s->spec->ct))
     sigqueue(s->pid, sig, (union sigval){ .sival_int = REAPER_SIGNAL_MAIN });
   else
     kill(s->pid, sig);

@@ -105,7 +105,7 @@ static void judge_members(client *c, service *s, proc_table const *procs, predic
     proc_entry const *e = &procs->v[members[i]];
     /* the reaper never executes the command: it holds what the engine
      * left, not what the exec gives (file capabilities, set-id) */
-    int reaper = e->pid == s->pid && s->spec->ct && s->spec->ct->private_pids;
+    int reaper = e->pid == s->pid && container_own_pids(s->spec->ct);
     if (verify_process(c, s, e, reaper ? &p->launched : &p->after, &v) < 0) continue;
     m->seen++;
     m->dropped += v.result == VERDICT_DROPPED;

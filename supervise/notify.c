@@ -102,7 +102,7 @@ static int belongs(service const *s, pid_t pid)
   if (pid == s->pid) return 1;
   sid = getsid(pid);
   /* private-pids: the command's session, under the reaper */
-  return sid == s->pid || (s->spec->ct && s->spec->ct->private_pids && sid == service_command_pid(s));
+  return sid == s->pid || (container_own_pids(s->spec->ct) && sid == service_command_pid(s));
 }
 
 /* Foreign and malformed messages are ignored.  Any uid may send them (the

@@ -208,7 +208,7 @@ pid_t spawn(supervisor const *sup, service *s, char **argv, int with_readiness, 
 
   {
     child c = { sup, spec, argv, env, null, out, rp[1], { -1, 0, -1 } };
-    if (spec->ct && spec->ct->private_pids) {
+    if (container_own_pids(spec->ct)) {
       int rep[2];
       pid = -1;
       if (pipe2(rep, O_CLOEXEC) == 0) {

@@ -13,7 +13,11 @@
 #     console; nodev; its own shm); control: private-devices = no;
 #   - keyrings: each service starts in a session keyring of its own, not
 #     capinit's nor another service's (the kernel's serial numbers);
-#     control: two processes that inherit one share it.
+#     control: two processes that inherit one share it;
+#   - proc-subset = pid: its /proc holds no kernel file (meminfo, sys),
+#     mounted subset=pid (capexec and capinit), verify checks it;
+#     control: the default /proc of a mount namespace has them, and a
+#     /proc without subset=pid put over the service's fails verify.
 B=${1:-build}
 . tests/lib.sh
 . tests/supervise_lib.sh
@@ -135,6 +139,24 @@ got=$("$CAPEXEC" -k private-pids=yes -k mode=noroot -k read-only=yes -- /bin/sh 
 t_eq "$got" "rw,hidepid=invisible" "a private-pids service's /proc: its own instance, hidepid=invisible"
 t_eq "$(awk '$5 == "/proc" { o = $NF } END { print o }' /proc/self/mountinfo)" "rw" "control: the host's /proc has no hidepid"
 
+# --- proc-subset = pid: a /proc of processes only ------------------------------
+cat > "$T/subset.sh" <<'EOS'
+for f in meminfo sys self; do if [ -e "/proc/$f" ]; then echo "$f"; else echo "no-$f"; fi; done
+awk '$5 == "/proc" { o = $NF } END { print o }' /proc/self/mountinfo
+EOS
+got=$("$CAPEXEC" -k proc-subset=pid -- /bin/sh "$T/subset.sh" 2>&1 | tr '\n' ' ')
+t_eq "$got" "no-meminfo no-sys self rw,hidepid=invisible,subset=pid " \
+  "capexec: proc-subset = pid: no /proc/meminfo, no /proc/sys (its own processes are there), its /proc mounted subset=pid"
+got=$("$CAPEXEC" -k read-only=yes -- /bin/sh "$T/subset.sh" 2>&1 | tr '\n' ' ')
+t_eq "$got" "meminfo sys self rw,hidepid=invisible " "capexec, control: the default /proc of a mount namespace of its own has them"
+got=$("$CAPEXEC" -k proc-subset=all -- /bin/sh "$T/subset.sh" 2>&1 | tr '\n' ' ')
+t_eq "$got" "meminfo sys self rw " "capexec, control: proc-subset = all alone is no container: capinit's /proc"
+t_eq "$("$CAPCTL" explain -k user=nobody -k proc-subset=pid -- /bin/true | sed -n 's/^  exposure     \(its own \/proc\)/\1/p')" \
+  "its own /proc, hidepid=invisible,subset=pid: a process it may not ptrace is not even listed; only the processes' files are there: no /proc/meminfo, /proc/sys, /proc/net or other file of the kernel's" \
+  "explain: proc-subset = pid, in words (from the container's plan)"
+t_eq "$("$CAPCTL" explain --json -k user=nobody -k proc-subset=pid -- /bin/true | grep '"proc"')" '      "proc": "hidepid=invisible,subset=pid",' \
+  "explain --json: the /proc mount's options"
+
 # the same under capinit: a read-only service and its control
 mkdir -p "$T/ws" "$T/wa"
 chmod 755 "$T/ws" "$T/wa"
@@ -201,6 +223,17 @@ for a in reacher reacher-shared; do
   } | svc $a
 done
 
+svc subset-pid <<EOF
+command = /bin/sh -c "/bin/sh $T/subset.sh; exec sleep 100000"
+proc-subset = pid
+read-only = yes
+EOF
+svc subset-all <<EOF
+command = /bin/sh $T/subset.sh
+type = oneshot
+read-only = yes
+EOF
+
 sv_start
 sv_wait victim up
 sv_field victim pid > "$T/victim.pid"
@@ -256,5 +289,27 @@ case $a in "session-key "[0-9]*) r=0 ;; *) r=1 ;; esac
 t_ok $r "a legacy service has a session keyring ($a)"
 [ "$a" != "$own" ] && [ "$b" != "$own" ] && [ "$a" != "$b" ]
 t_ok $? "each service's session keyring is its own: not capinit's ($own), not the other's ($a, $b)"
+# --- proc-subset = pid under capinit, and verify -------------------------------
+sv_wait subset-pid up
+sv_wait subset-all up
+n=0
+while { [ "$(wc -l < "$T/log/subset-pid.log")" -lt 4 ] || [ "$(wc -l < "$T/log/subset-all.log")" -lt 4 ]; } && [ $n -lt 600 ]; do
+  sleep 0.1
+  n=$((n + 1))
+done
+t_eq "$(cut -d' ' -f2- "$T/log/subset-pid.log" | tr '\n' ' ')" "no-meminfo no-sys self rw,hidepid=invisible,subset=pid " \
+  "capinit: proc-subset = pid (read-only): no /proc/meminfo, no /proc/sys, its /proc mounted subset=pid"
+t_eq "$(cut -d' ' -f2- "$T/log/subset-all.log" | tr '\n' ' ')" "meminfo sys self rw,hidepid=invisible " \
+  "capinit, control: the default (read-only): its /proc has them"
+out=$(sv_ctl verify subset-pid)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=subset-pid result=ok processes=1" "verify: the proc-subset = pid service passes"
+SPID=$(sv_field subset-pid pid)
+sv_in nsenter -t "$SPID" -m mount -t proc -o hidepid=invisible proc /proc
+out=$(sv_ctl verify subset-pid)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "1:name=subset-pid result=differs field=mount:/proc live=rw,hidepid=invisible predicted=subset=pid" \
+  "control: a /proc without subset=pid over its own: verify says so (exit 1)"
+sv_in nsenter -t "$SPID" -m umount /proc
+out=$(sv_ctl verify subset-pid)
+t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=subset-pid result=ok processes=1" "... put back: verify passes"
 sv_stop
 t_done

@@ -136,6 +136,8 @@ static bad_file const bad_files[] = {
   { "network: a path as the name", "x.svc", REGULAR, TEXT(OK "network = netns:../../etc/passwd\n"),
     "2: network: invalid namespace name '../../etc/passwd' (letters, digits, '-', '_', '.'; at most 64)\n",
     OK "network = netns:blue\n", 0 },
+  { "proc-subset: unknown", "x.svc", REGULAR, TEXT(OK "proc-subset = sys\n"),
+    "2: proc-subset: expected pid or all, not 'sys'\n", OK "proc-subset = pid\n", 0 },
   { "hostname: invalid", "x.svc", REGULAR, TEXT(OK "hostname = -box\n"),
     "2: hostname: invalid host name '-box' (letters, digits, '-' and '.'; at most 64)\n", OK "hostname = box\n", 0 },
 

@@ -570,7 +570,22 @@ static void devices_two(svc const *s, char const *what)
        !strcmp(s->ct->devices[1].path, "/dev/zero"), "%s: a /dev of its own (read-only's default), /dev/null and /dev/zero", what);
 }
 
+/* proc-subset = pid: a /proc of its own (a mount namespace) with subset=pid */
+static void proc_subset_pid(svc const *s, char const *what)
+{
+  char opts[64];
+  t_ok(s->ct && s->ct->proc_subset && container_own_proc(s->ct) && !container_proc_knobs(s->ct),
+       "%s: its own /proc, without the kernel's files", what);
+  t_streq(container_proc_text(s->ct, opts, sizeof opts), "hidepid=invisible,subset=pid", "%s: its options", what);
+}
+static void proc_subset_all(svc const *s, char const *what)
+{
+  t_ok(!container_view(s->ct), "%s: alone, no container", what);
+}
+
 static roundtrip const roundtrips[] = {
+  { "proc-subset", OK "proc-subset = pid\n", proc_subset_pid },
+  { "proc-subset", OK "proc-subset = all\n", proc_subset_all },
   { "private-devices", OK "read-only = yes\nprivate-devices = no\n", private_devices_no },
   { "devices", OK "read-only = yes\ndevices = /dev/null, /dev/zero\n", devices_two },
   { "private-pids", OK "mode = noroot\nprivate-pids = no\n", pids_no },
