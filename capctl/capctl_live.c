@@ -224,6 +224,16 @@ static char *join(char const *verb, int argc, char **argv)
   return buf;
 }
 
+/* 0 when capinit's final reply r is "ok"; else, after what was printed
+ * of the records, its error on standard error, and 1. */
+static int final_reply(char const *r)
+{
+  if (!strcmp(r, "ok")) return 0;
+  fflush(stdout);
+  fprintf(stderr, "capctl: %s\n", r);
+  return 1;
+}
+
 static int status_main(int json, int argc, char **argv)
 {
   status_acc a = { json, 0, 0, argc > 0 };
@@ -231,11 +241,7 @@ static int status_main(int json, int argc, char **argv)
   if (a.json) printf("[");
   r = transact(join("status", argc, argv), status_line, &a);
   if (a.json) printf("%s]\n", a.count ? "\n" : "");
-  if (strcmp(r, "ok")) {
-    fflush(stdout);
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
+  if (final_reply(r)) return 1;
   return a.not_up ? 3 : 0;
 }
 
@@ -253,13 +259,7 @@ static void verify_record(char *rec, void *arg)
 
 static int verify_main(int processes, int argc, char **argv)
 {
-  char const *r = transact(join("verify", argc, argv), verify_record, &processes);
-  if (strcmp(r, "ok")) {
-    fflush(stdout);  /* the records, then the error */
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
-  return 0;
+  return final_reply(transact(join("verify", argc, argv), verify_record, &processes));
 }
 
 /* ------------------------------------------------------------ blame */
@@ -384,10 +384,7 @@ static int blame_main(int json)
   char const *r = transact("blame", blame_record, &a);
   char b1[32], b2[32], b3[32];
   size_t i;
-  if (strcmp(r, "ok")) {
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
+  if (final_reply(r)) return 1;
   if (json) {
     blame_json(&a);
     return 0;
@@ -502,7 +499,6 @@ static int log_main(int argc, char **argv)
   char path[4096];
   long n = 10;
   int follow = 0, c, fd;
-  char const *r;
   off_t pos;
   optind = 1;
   while ((c = getopt(argc, argv, "+n:f")) != -1) {
@@ -519,11 +515,7 @@ static int log_main(int argc, char **argv)
   }
   if (argc - optind != 1) strerr_dieusage(100, "capctl log [-n N] [-f] NAME");
   path[0] = 0;
-  r = transact(join("log", 1, argv + optind), take_path, path);
-  if (strcmp(r, "ok")) {
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
+  if (final_reply(transact(join("log", 1, argv + optind), take_path, path))) return 1;
   answered_close();  /* a follower may stay for days: its client slot is freed now */
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0 && !(follow && errno == ENOENT)) strerr_diefu2sys(111, "open ", path);
@@ -534,13 +526,7 @@ static int log_main(int argc, char **argv)
 
 static int simple(char const *verb, int argc, char **argv)
 {
-  char const *r = transact(join(verb, argc, argv), print_record, 0);
-  if (strcmp(r, "ok")) {
-    fflush(stdout);
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
-  return 0;
+  return final_reply(transact(join(verb, argc, argv), print_record, 0));
 }
 
 int live_main(int argc, char **argv)
