@@ -13,6 +13,7 @@
 #include "../conf/diag.h"
 #include "../conf/state_guard.h"
 #include "../conf/svc.h"
+#include "../conf/xalloc.h"
 #include "capctl.h"
 #include "capctl_args.h"
 #include "../supervise/control.h"
@@ -220,6 +221,7 @@ int main(int argc, char **argv)
 {
   capctl_args a;
   char err[160];
+  xalloc_name(PROG);
   if (capctl_args_parse(argc, argv, &a, err, sizeof err) < 0) {
     if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
     strerr_dief1x(100, err);

@@ -21,6 +21,7 @@
 
 #include "../conf/diag.h"
 #include "../conf/svc.h"
+#include "../conf/xalloc.h"
 #include "../engine/privilege.h"
 #include "../engine/reaper.h"
 
@@ -163,6 +164,7 @@ int main(int argc, char **argv)
   svc *s;
   int c;
 
+  xalloc_name(PROG);
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     help();
     return 0;

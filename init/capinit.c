@@ -23,6 +23,7 @@
 
 #include <sys/reboot.h>
 
+#include "../conf/xalloc.h"
 #include "../engine/privilege.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
@@ -195,8 +196,10 @@ static int supervisor_ground(void)
 
 int main(int argc, char **argv)
 {
-  int container = 0, rc = arguments(argc, argv, &container);
+  int container = 0, rc;
 
+  xalloc_name("capinit");
+  rc = arguments(argc, argv, &container);
   if (rc) return rc < 0 ? 100 : 0;
   /* A spawn's child shares capinit's memory from its privilege drop to its
    * exec: a process of the service's uid and capabilities could open its
