@@ -24,6 +24,7 @@
 #include "../conf/filecaps.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
+#include "shutdown.h"
 
 /* ------------------------------------------------------------ mounts */
 

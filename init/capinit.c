@@ -27,6 +27,7 @@
 #include "../engine/privilege.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
+#include "shutdown.h"
 
 /* --help and --version: on fd 1 with write(2), as all of capinit's output
  * (stdio's stdout would bring its buffering code along, for two lines). */

@@ -37,6 +37,7 @@
 
 #include "../conf/fstab.h"
 #include "boot.h"
+#include "shutdown.h"
 #include "step.h"
 #include "../supervise/console.h"
 
