@@ -27,6 +27,7 @@
 char const *const state_names[] = {
   "down", "starting", "up", "stopping", "backoff", "failed",
 };
+_Static_assert(sizeof state_names / sizeof state_names[0] == ST_COUNT, "a name for each state of enum state");
 
 #define HEALTHY_RUN_MS 1000u
 #define KILL_GRACE_MS 5000u

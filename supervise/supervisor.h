@@ -22,9 +22,12 @@ enum state {
   ST_UP,          /* ready (a oneshot: exited 0) */
   ST_STOPPING,    /* stop signal sent (a oneshot: stop-command running) */
   ST_BACKOFF,     /* died; waiting before the next start */
-  ST_FAILED,      /* a privilege stage failed, or gave up: no automatic retry */
+  ST_FAILED,      /* a privilege stage failed, the file was refused, or a
+                     run failed that its restart policy does not restart:
+                     no automatic retry */
 };
-extern char const *const state_names[];
+#define ST_COUNT (ST_FAILED + 1)   /* ST_FAILED is the last */
+extern char const *const state_names[];  /* one per state, checked: service.c */
 
 enum event {
   EV_SPAWNED,     /* fork done */
