@@ -68,6 +68,7 @@ static void print_json_container(FILE *f, svc_container const *ct)
     { CLONE_NEWNS, "mnt" }, { 0, "pid" }, { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWNET, "net" },
   };
   int flags = container_unshare_flags(ct), first = 1;
+  char net[128];
   size_t i;
   fprintf(f, "    \"listen\": [");
   for (i = 0; ct && i < ct->nlisten; i++) {
@@ -118,8 +119,9 @@ static void print_json_container(FILE *f, svc_container const *ct)
   fprintf(f, "],\n");
   json_bool(f, "nosuid", !ct->allow_suid);
   fprintf(f, "      \"network\": ");
-  if (ct->network == NET_NAMED) fprintf(f, "\"netns:%s\"", strrchr(ct->netns, '/') + 1);
-  else fprintf(f, "\"%s\"", ct->network == NET_NONE ? "none" : "host");
+  /* the key's own word: netns:NAME, NAME the file's in CT_NETNS_DIR */
+  fprintf(f, "\"%s\"", vocab_format(network_names, (int)ct->network, ct->netns ? strrchr(ct->netns, '/') + 1 : "",
+                                     net, sizeof net));
   fprintf(f, ",\n      \"hostname\": ");
   if (ct->hostname) json_string(f, ct->hostname);
   else fprintf(f, "null");
