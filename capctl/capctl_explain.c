@@ -60,15 +60,9 @@ static void json_bool(FILE *f, char const *key, int v)
   fprintf(f, "      \"%s\": %s,\n", key, v ? "true" : "false");
 }
 
-/* "container": what the service's own namespaces and tree are; null when
- * it has none (the same values as an empty container). */
-static void print_json_container(FILE *f, svc_container const *ct)
+/* "listen": each socket's address and descriptor */
+static void print_json_listen(FILE *f, svc_container const *ct)
 {
-  static struct { int flag; char const *name; } const kinds[] = {
-    { CLONE_NEWNS, "mnt" }, { 0, "pid" }, { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWNET, "net" },
-  };
-  int flags = container_unshare_flags(ct), first = 1;
-  char net[128];
   size_t i;
   fprintf(f, "    \"listen\": [");
   for (i = 0; ct && i < ct->nlisten; i++) {
@@ -77,6 +71,19 @@ static void print_json_container(FILE *f, svc_container const *ct)
     fprintf(f, ", \"fd\": %d}", CT_LISTEN_FD + (int)i);
   }
   fprintf(f, "],\n");
+}
+
+/* "listen", then "container": what the service's own namespaces and tree
+ * are; null when it has none (the same values as an empty container). */
+static void print_json_container(FILE *f, svc_container const *ct)
+{
+  static struct { int flag; char const *name; } const kinds[] = {
+    { CLONE_NEWNS, "mnt" }, { 0, "pid" }, { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWNET, "net" },
+  };
+  int flags = container_unshare_flags(ct), first = 1;
+  char net[128];
+  size_t i;
+  print_json_listen(f, ct);
   if (!container_view(ct)) {
     fprintf(f, "    \"container\": null,\n");
     return;
