@@ -1,7 +1,8 @@
 /* conf/record.h -- the records of capinit's control socket that capctl
- * reads (status, blame, log): one line of NAME=VALUE fields separated by tabs.  Every field's
- * name and kind is defined once, in record_fields[]: capinit writes its
- * records from it, capctl reads them back and prints their JSON by it. */
+ * reads (status, blame, log): one line of NAME=VALUE fields separated by
+ * tabs.  Every field's name and kind is defined once, in record_fields[]:
+ * capinit writes its records from it, capctl reads them back and prints
+ * their JSON by it. */
 #ifndef CAPINIT_CONF_RECORD_H
 #define CAPINIT_CONF_RECORD_H
 
