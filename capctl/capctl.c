@@ -13,6 +13,7 @@
 #include "../conf/diag.h"
 #include "../conf/state_guard.h"
 #include "../conf/svc.h"
+#include "../conf/xalloc.h"
 #include "capctl.h"
 #include "capctl_args.h"
 #include "../conf/control_verbs.h"
@@ -67,7 +68,8 @@ static void help(void)
 "  -h, --help      this text\n"
 "  -V, --version   print the version\n"
 "\n"
-"check prints every problem as FILE:LINE: message, on standard output.\n"
+"check prints every problem on standard output, as\n"
+"capctl: FILE:LINE: error: message (or warning:).\n"
 "Exit status: 0 success; 1 check found problems, explain predicts a refused\n"
 "launch, verify found a difference, or capinit answered with an error; 3\n"
 "status: a service is not up; 100 wrong usage; 111 a system call failed (the\n"
@@ -220,6 +222,7 @@ int main(int argc, char **argv)
 {
   capctl_args a;
   char err[160];
+  xalloc_name(PROG);
   if (capctl_args_parse(argc, argv, &a, err, sizeof err) < 0) {
     if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
     strerr_dief1x(100, err);

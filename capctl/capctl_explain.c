@@ -60,7 +60,7 @@ static void json_bool(FILE *f, char const *key, int v)
   fprintf(f, "      \"%s\": %s,\n", key, v ? "true" : "false");
 }
 
-/* "listen": the sockets made for it, each with its descriptor */
+/* "listen": each socket's address and descriptor */
 static void print_json_listen(FILE *f, svc_container const *ct)
 {
   size_t i;
@@ -73,11 +73,11 @@ static void print_json_listen(FILE *f, svc_container const *ct)
   fprintf(f, "],\n");
 }
 
-/* "container": what the service's own namespaces and tree are; null when
- * it has none (the same values as an empty container). */
+/* "listen", then "container": what the service's own namespaces and tree
+ * are; null when it has none (the same values as an empty container). */
 static void print_json_container(FILE *f, svc_container const *ct)
 {
-  char opts[256];
+  char opts[256], net[128];
   int first = 1;
   size_t i;
   print_json_listen(f, ct);
@@ -126,8 +126,9 @@ static void print_json_container(FILE *f, svc_container const *ct)
   fprintf(f, "],\n");
   json_bool(f, "nosuid", container_nosuid(ct));
   fprintf(f, "      \"network\": ");
-  if (ct->network == NET_NAMED) fprintf(f, "\"netns:%s\"", strrchr(ct->netns, '/') + 1);
-  else fprintf(f, "\"%s\"", ct->network == NET_NONE ? "none" : "host");
+  /* the key's own word: netns:NAME, NAME the file's in CT_NETNS_DIR */
+  fprintf(f, "\"%s\"", vocab_format(network_names, (int)ct->network, ct->netns ? strrchr(ct->netns, '/') + 1 : "",
+                                     net, sizeof net));
   fprintf(f, ",\n      \"hostname\": ");
   if (ct->hostname) json_string(f, ct->hostname);
   else fprintf(f, "null");

@@ -17,6 +17,7 @@
 
 #include <skalibs/strerr.h>
 
+#include "../conf/record.h"
 #include "capctl.h"
 #include "../conf/control_verbs.h"
 #include "../inspect/clock.h"
@@ -131,32 +132,19 @@ static char const *transact(char const *req, void (*fn)(char *rec, void *arg), v
   }
 }
 
-/* The value of KEY in a record "k=v\tk=v...", copied into out. */
-static char const *field(char const *rec, char const *key, char *out, size_t len)
-{
-  size_t kl = strlen(key);
-  char const *p = rec;
-  while (p && *p) {
-    if (!strncmp(p, key, kl) && p[kl] == '=') {
-      size_t n = strcspn(p + kl + 1, "\t");
-      if (n >= len) n = len - 1;
-      memcpy(out, p + kl + 1, n);
-      out[n] = 0;
-      return out;
-    }
-    p = strchr(p, '\t');
-    if (p) p++;
-  }
-  snprintf(out, len, "-");
-  return out;
-}
-
 typedef struct status_acc_s {
   int json, count, not_up, named;
 } status_acc;
 
-static char const *const number_fields[] = { "pid", "since_ms", "restarts", "user", "log_lines", "log_dropped",
-                                             "spawned_ms", "ready_ms" };
+/* A value as JSON, by its field's kind (a field capctl does not know is
+ * a string). */
+static void json_value(record_field const *f, char const *v)
+{
+  enum record_kind kind = f ? f->kind : RK_TEXT;
+  if (kind == RK_FLAG) printf("%s", !strcmp(v, "1") ? "true" : !strcmp(v, "0") ? "false" : "null");
+  else if (kind == RK_NUMBER) printf("%s", v[0] && strspn(v, "0123456789") == strlen(v) ? v : "null");
+  else json_string(stdout, v);
+}
 
 static void status_json(char *rec, status_acc *a)
 {
@@ -165,18 +153,12 @@ static void status_json(char *rec, status_acc *a)
   printf("%s\n  {", a->count ? "," : "");
   for (kv = strtok_r(rec, "\t", &save); kv; kv = strtok_r(0, "\t", &save)) {
     char *eq = strchr(kv, '=');
-    size_t i;
-    int number = 0;
     if (!eq) continue;
     *eq = 0;
-    for (i = 0; i < sizeof number_fields / sizeof number_fields[0]; i++)
-      if (!strcmp(kv, number_fields[i])) number = 1;
     printf("%s\n    ", first ? "" : ",");
     json_string(stdout, kv);
     printf(": ");
-    if (!strcmp(kv, "no_new_privs")) printf("%s", !strcmp(eq + 1, "1") ? "true" : !strcmp(eq + 1, "0") ? "false" : "null");
-    else if (number) printf("%s", eq[1] && strspn(eq + 1, "0123456789") == strlen(eq + 1) ? eq + 1 : "null");
-    else json_string(stdout, eq + 1);
+    json_value(record_field_find(kv, (size_t)(eq - kv)), eq + 1);
     first = 0;
   }
   printf("\n  }");
@@ -196,8 +178,8 @@ static void status_line(char *rec, void *arg)
   status_acc *a = arg;
   char name[80], state[16], wanted[8], pid[16], since[32], restarts[16], eff[32], user[16], mode[16];
   char failure[256], status[160], up[32];
-  field(rec, "state", state, sizeof state);
-  field(rec, "wanted", wanted, sizeof wanted);
+  record_get(rec, RF_STATE, state, sizeof state);
+  record_get(rec, RF_WANTED, wanted, sizeof wanted);
   /* a service named is up or not; of all, only those meant to be up count */
   if (strcmp(state, "up") && (a->named || strcmp(wanted, "down") || !strcmp(state, "failed"))) a->not_up++;
   if (a->json) {
@@ -207,15 +189,15 @@ static void status_line(char *rec, void *arg)
   }
   if (!a->count++)
     printf("%-20s %-9s %-7s %-8s %-8s %-6s %-7s %s\n", "NAME", "STATE", "PID", "SINCE", "RESTARTS", "USER", "MODE", "EFFECTIVE CAPS");
-  field(rec, "name", name, sizeof name);
-  field(rec, "pid", pid, sizeof pid);
-  field(rec, "since_ms", since, sizeof since);
-  field(rec, "restarts", restarts, sizeof restarts);
-  field(rec, "cap_eff", eff, sizeof eff);
-  field(rec, "user", user, sizeof user);
-  field(rec, "mode", mode, sizeof mode);
-  field(rec, "failure", failure, sizeof failure);
-  field(rec, "status", status, sizeof status);
+  record_get(rec, RF_NAME, name, sizeof name);
+  record_get(rec, RF_PID, pid, sizeof pid);
+  record_get(rec, RF_SINCE_MS, since, sizeof since);
+  record_get(rec, RF_RESTARTS, restarts, sizeof restarts);
+  record_get(rec, RF_CAP_EFF, eff, sizeof eff);
+  record_get(rec, RF_USER, user, sizeof user);
+  record_get(rec, RF_MODE, mode, sizeof mode);
+  record_get(rec, RF_FAILURE, failure, sizeof failure);
+  record_get(rec, RF_STATUS, status, sizeof status);
   uptime(since, up, sizeof up);
   printf("%-20s %-9s %-7s %-8s %-8s %-6s %-7s %s\n", name, state, strcmp(pid, "0") ? pid : "-", up,
          restarts, user, mode, eff);
@@ -236,6 +218,16 @@ static char *join(char const *verb, int argc, char **argv)
   return buf;
 }
 
+/* 0 when capinit's final reply r is "ok"; else, after what was printed
+ * of the records, its error on standard error, and 1. */
+static int final_reply(char const *r)
+{
+  if (!strcmp(r, "ok")) return 0;
+  fflush(stdout);
+  fprintf(stderr, "capctl: %s\n", r);
+  return 1;
+}
+
 static int status_main(int json, int argc, char **argv)
 {
   status_acc a = { json, 0, 0, argc > 0 };
@@ -243,11 +235,7 @@ static int status_main(int json, int argc, char **argv)
   if (a.json) printf("[");
   r = transact(join("status", argc, argv), status_line, &a);
   if (a.json) printf("%s]\n", a.count ? "\n" : "");
-  if (strcmp(r, "ok")) {
-    fflush(stdout);
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
+  if (final_reply(r)) return 1;
   return a.not_up ? 3 : 0;
 }
 
@@ -265,13 +253,7 @@ static void verify_record(char *rec, void *arg)
 
 static int verify_main(int processes, int argc, char **argv)
 {
-  char const *r = transact(join("verify", argc, argv), verify_record, &processes);
-  if (strcmp(r, "ok")) {
-    fflush(stdout);  /* the records, then the error */
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
-  return 0;
+  return final_reply(transact(join("verify", argc, argv), verify_record, &processes));
 }
 
 /* ------------------------------------------------------------ blame */
@@ -290,10 +272,10 @@ typedef struct blame_acc_s {
   size_t n;
 } blame_acc;
 
-static long long ms_field(char const *rec, char const *key)
+static long long ms_field(char const *rec, enum record_field_id key)
 {
   char v[32];
-  field(rec, key, v, sizeof v);
+  record_get(rec, key, v, sizeof v);
   return v[0] >= '0' && v[0] <= '9' ? atoll(v) : -1;
 }
 
@@ -301,19 +283,19 @@ static void blame_record(char *rec, void *arg)
 {
   blame_acc *a = arg;
   blame_row *r;
-  if (!strncmp(rec, "boot\t", 5)) {
-    a->kernel_ms = ms_field(rec, "kernel_ms");
-    a->ready_ms = ms_field(rec, "ready_ms");
+  if (!strncmp(rec, BLAME_BOOT_TAG "\t", sizeof BLAME_BOOT_TAG)) {
+    a->kernel_ms = ms_field(rec, RF_KERNEL_MS);
+    a->ready_ms = ms_field(rec, RF_READY_MS);
     return;
   }
   if (a->n == BLAME_MAX) return;
   r = &a->v[a->n++];
-  r->phase = !strncmp(rec, "phase=", 6);
-  field(rec, r->phase ? "phase" : "name", r->name, sizeof r->name);
-  field(rec, "state", r->state, sizeof r->state);
-  field(rec, "type", r->type, sizeof r->type);
-  r->start = ms_field(rec, r->phase ? "start_ms" : "spawned_ms");
-  r->end = ms_field(rec, r->phase ? "end_ms" : "ready_ms");
+  r->phase = record_begins(rec, RF_PHASE);
+  record_get(rec, r->phase ? RF_PHASE : RF_NAME, r->name, sizeof r->name);
+  record_get(rec, RF_STATE, r->state, sizeof r->state);
+  record_get(rec, RF_TYPE, r->type, sizeof r->type);
+  r->start = ms_field(rec, r->phase ? RF_START_MS : RF_SPAWNED_MS);
+  r->end = ms_field(rec, r->phase ? RF_END_MS : RF_READY_MS);
 }
 
 static long long duration(blame_row const *r)
@@ -335,11 +317,18 @@ static char const *secs(long long ms, char *buf, size_t len)
   return buf;
 }
 
-static void json_ms(char const *key, long long ms)
+/* "KEY": MS (null for none), KEY a field's name */
+static void json_ms(enum record_field_id key, long long ms)
 {
-  printf("\"%s\": ", key);
+  printf("\"%s\": ", record_fields[key].name);
   if (ms < 0) printf("null");
   else printf("%lld", ms);
+}
+
+static void json_text(enum record_field_id key, char const *v)
+{
+  printf("\"%s\": ", record_fields[key].name);
+  json_string(stdout, v);
 }
 
 /* capctl blame --json: the boot's phases, then the services */
@@ -348,34 +337,34 @@ static void blame_json(blame_acc const *a)
   size_t i;
   int first;
   printf("{\n  ");
-  json_ms("kernel_ms", a->kernel_ms);
+  json_ms(RF_KERNEL_MS, a->kernel_ms);
   printf(",\n  ");
-  json_ms("ready_ms", a->ready_ms);
+  json_ms(RF_READY_MS, a->ready_ms);
   printf(",\n  \"phases\": [");
   for (i = 0, first = 1; i < a->n; i++) {
     if (!a->v[i].phase) continue;
-    printf("%s\n    { \"name\": ", first ? "" : ",");
-    json_string(stdout, a->v[i].name);
+    printf("%s\n    { ", first ? "" : ",");
+    json_text(RF_NAME, a->v[i].name);
     printf(", ");
-    json_ms("start_ms", a->v[i].start);
+    json_ms(RF_START_MS, a->v[i].start);
     printf(", ");
-    json_ms("end_ms", a->v[i].end);
+    json_ms(RF_END_MS, a->v[i].end);
     printf(" }");
     first = 0;
   }
   printf("%s],\n  \"services\": [", first ? "" : "\n  ");
   for (i = 0, first = 1; i < a->n; i++) {
     if (a->v[i].phase) continue;
-    printf("%s\n    { \"name\": ", first ? "" : ",");
-    json_string(stdout, a->v[i].name);
-    printf(", \"state\": ");
-    json_string(stdout, a->v[i].state);
-    printf(", \"type\": ");
-    json_string(stdout, a->v[i].type);
+    printf("%s\n    { ", first ? "" : ",");
+    json_text(RF_NAME, a->v[i].name);
     printf(", ");
-    json_ms("spawned_ms", a->v[i].start);
+    json_text(RF_STATE, a->v[i].state);
     printf(", ");
-    json_ms("ready_ms", a->v[i].end);
+    json_text(RF_TYPE, a->v[i].type);
+    printf(", ");
+    json_ms(RF_SPAWNED_MS, a->v[i].start);
+    printf(", ");
+    json_ms(RF_READY_MS, a->v[i].end);
     printf(" }");
     first = 0;
   }
@@ -389,10 +378,7 @@ static int blame_main(int json)
   char const *r = transact("blame", blame_record, &a);
   char b1[32], b2[32], b3[32];
   size_t i;
-  if (strcmp(r, "ok")) {
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
+  if (final_reply(r)) return 1;
   if (json) {
     blame_json(&a);
     return 0;
@@ -415,8 +401,8 @@ static int blame_main(int json)
 static void take_path(char *rec, void *arg)
 {
   char log[16];
-  field(rec, "path", (char *)arg, 4096);
-  field(rec, "log", log, sizeof log);
+  record_get(rec, RF_PATH, (char *)arg, 4096);
+  record_get(rec, RF_LOG, log, sizeof log);
   if (strcmp(log, "file"))
     strerr_dief3x(1, "this service logs to ", log, ", not to a file");
 }
@@ -507,7 +493,6 @@ static int log_main(int argc, char **argv)
   char path[4096];
   long n = 10;
   int follow = 0, c, fd;
-  char const *r;
   off_t pos;
   optind = 1;
   while ((c = getopt(argc, argv, "+n:f")) != -1) {
@@ -524,11 +509,7 @@ static int log_main(int argc, char **argv)
   }
   if (argc - optind != 1) strerr_dieusage(100, "capctl log [-n N] [-f] NAME");
   path[0] = 0;
-  r = transact(join("log", 1, argv + optind), take_path, path);
-  if (strcmp(r, "ok")) {
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
+  if (final_reply(transact(join("log", 1, argv + optind), take_path, path))) return 1;
   answered_close();  /* a follower may stay for days: its client slot is freed now */
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0 && !(follow && errno == ENOENT)) strerr_diefu2sys(111, "open ", path);
@@ -539,13 +520,7 @@ static int log_main(int argc, char **argv)
 
 static int simple(char const *verb, int argc, char **argv)
 {
-  char const *r = transact(join(verb, argc, argv), print_record, 0);
-  if (strcmp(r, "ok")) {
-    fflush(stdout);
-    fprintf(stderr, "capctl: %s\n", r);
-    return 1;
-  }
-  return 0;
+  return final_reply(transact(join(verb, argc, argv), print_record, 0));
 }
 
 int live_main(int argc, char **argv)

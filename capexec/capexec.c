@@ -21,6 +21,7 @@
 
 #include "../conf/diag.h"
 #include "../conf/svc.h"
+#include "../conf/xalloc.h"
 #include "../engine/privilege.h"
 #include "../engine/reaper.h"
 
@@ -149,9 +150,32 @@ static void pidns_main(svc const *s, char **cmd, char **env)
   }
 }
 
-int main(int argc, char **argv)
+/* The options: -f FILE (returned) or -k key=value (into pairs); -h and
+ * -V answer and exit. */
+static char const *options(int argc, char **argv, char const **pairs, size_t *npairs)
 {
   char const *file = 0;
+  int c;
+  while ((c = getopt(argc, argv, "+f:k:hV")) != -1) {
+    switch (c) {
+      case 'f':
+        if (file) strerr_dief1x(100, "-f given twice");
+        file = optarg;
+        break;
+      case 'k': pairs[(*npairs)++] = optarg; break;
+      case 'h': help(); exit(0);
+      case 'V': puts("capexec " CAPINIT_VERSION); exit(0);
+      default: strerr_dieusage(100, USAGE);
+    }
+  }
+  if (file && *npairs) strerr_dief1x(100, "use -f FILE or -k key=value, not both");
+  if (!file && !*npairs) strerr_dieusage(100, USAGE);
+  return file;
+}
+
+int main(int argc, char **argv)
+{
+  char const *file;
   char const **pairs;
   size_t npairs = 0;
   diag_list diags = { 0, 0, 0 };
@@ -161,8 +185,8 @@ int main(int argc, char **argv)
   char **cmd, **env;
   priv_fail f;
   svc *s;
-  int c;
 
+  xalloc_name(PROG);
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     help();
     return 0;
@@ -181,23 +205,10 @@ int main(int argc, char **argv)
   filter_configure();
   pairs = calloc((size_t)argc + 1, sizeof *pairs);
   if (!pairs) strerr_diefu1sys(111, "allocate memory");
-  while ((c = getopt(argc, argv, "+f:k:hV")) != -1) {
-    switch (c) {
-      case 'f':
-        if (file) strerr_dief1x(100, "-f given twice");
-        file = optarg;
-        break;
-      case 'k': pairs[npairs++] = optarg; break;
-      case 'h': help(); return 0;
-      case 'V': puts("capexec " CAPINIT_VERSION); return 0;
-      default: strerr_dieusage(100, USAGE);
-    }
-  }
+  file = options(argc, argv, pairs, &npairs);
   cmd = argv + optind;
   options_begin = argv;
   options_end = cmd;
-  if (file && npairs) strerr_dief1x(100, "use -f FILE or -k key=value, not both");
-  if (!file && !npairs) strerr_dieusage(100, USAGE);
 
   s = file ? svc_load_file(&ctx, file) : svc_load_pairs(&ctx, "-k", pairs, npairs);
   print_diags(&diags);

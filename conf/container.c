@@ -12,6 +12,7 @@
 
 #include "container.h"
 #include "keys.h"
+#include "names.h"
 #include "svc.h"
 #include "syscalls.h"
 #include "values.h"
@@ -403,20 +404,19 @@ static int plain_name(char const *v, size_t max, int underscore)
 int ct_key_network(conf_where *w, void *o, char const *v)
 {
   svc_container *ct = ct_of(o);
+  char list[64], path[128];
+  char const *name;
+  int net = vocab_prefixed(network_names, v, &name);
   free(ct->netns);
   ct->netns = 0;
-  if (!strcmp(v, "host")) ct->network = NET_HOST;
-  else if (!strcmp(v, "none")) ct->network = NET_NONE;
-  else if (!strncmp(v, "netns:", 6)) {
-    char path[128];
-    if (!plain_name(v + 6, 64, 1))
-      return conf_error(w, "network: invalid namespace name '%s' (letters, digits, '-', '_', '.'; at most 64)", v + 6);
-    snprintf(path, sizeof path, CT_NETNS_DIR "/%s", v + 6);
+  if (net < 0) return conf_error(w, "network: expected %s, not '%s'", vocab_list(network_names, list, sizeof list), v);
+  if (net == NET_NAMED) {
+    if (!plain_name(name, 64, 1))
+      return conf_error(w, "network: invalid namespace name '%s' (letters, digits, '-', '_', '.'; at most 64)", name);
+    snprintf(path, sizeof path, CT_NETNS_DIR "/%s", name);
     ct->netns = xstrdup(path);
-    ct->network = NET_NAMED;
-  } else {
-    return conf_error(w, "network: expected host, none or netns:NAME, not '%s'", v);
   }
+  ct->network = (enum ct_network)net;
   return 0;
 }
 

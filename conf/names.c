@@ -21,6 +21,43 @@ name_value const log_names[] = {
   { "file", LOG_FILE }, { "console", LOG_CONSOLE }, { "kmsg", LOG_KMSG }, { "none", LOG_NONE }, { 0, 0 },
 };
 
+name_value const ready_names[] = {
+  { "exec", READY_EXEC }, { "fd:N", READY_FD }, { "notify", READY_NOTIFY }, { 0, 0 },
+};
+name_value const network_names[] = {
+  { "host", NET_HOST }, { "none", NET_NONE }, { "netns:NAME", NET_NAMED }, { 0, 0 },
+};
+
+/* The length of a prefix word ("fd:N": 3, with its colon), 0 for a word. */
+static size_t prefix_len(char const *name)
+{
+  char const *colon = strchr(name, ':');
+  return colon ? (size_t)(colon - name) + 1 : 0;
+}
+
+int vocab_prefixed(name_value const *t, char const *s, char const **rest)
+{
+  *rest = 0;
+  for (; t->name; t++) {
+    size_t n = prefix_len(t->name);
+    if (!n && !strcmp(s, t->name)) return t->value;
+    if (n && !strncmp(s, t->name, n)) {
+      *rest = s + n;
+      return t->value;
+    }
+  }
+  return -1;
+}
+
+char *vocab_format(name_value const *t, int v, char const *arg, char *buf, size_t len)
+{
+  for (; t->name && t->value != v; t++) ;
+  if (!t->name) snprintf(buf, len, "?");
+  else if (prefix_len(t->name)) snprintf(buf, len, "%.*s%s", (int)prefix_len(t->name), t->name, arg);
+  else snprintf(buf, len, "%s", t->name);
+  return buf;
+}
+
 int vocab_value(name_value const *t, char const *s)
 {
   for (; t->name; t++)

@@ -1,6 +1,8 @@
 /* conf/names.h -- the vocabularies of the service file, one table each:
  * capability names (through libcap), securebit names, signal names, rlimit
- * names, and the words of the enum-valued keys (type, mode, restart, log).  Parsers, check, explain, the man page and the tests all use these. */
+ * names, and the words of the enum-valued keys (type, mode, restart, log,
+ * ready, network).  Parsers, check, explain, the man page and the tests
+ * all use these. */
 #ifndef CAPINIT_CONF_NAMES_H
 #define CAPINIT_CONF_NAMES_H
 
@@ -23,6 +25,17 @@ int vocab_value(name_value const *t, char const *s);   /* value, or -1 */
 char const *vocab_name(name_value const *t, int v);    /* "?" if none */
 /* "a, b or c" into buf; returns buf. */
 char *vocab_list(name_value const *t, char *buf, size_t len);
+
+/* ready and network: a word, or a prefix that a number or a name follows
+ * (fd:N, netns:NAME), spelt in the table with its placeholder so that
+ * vocab_list says it whole ("exec, fd:N or notify"). */
+extern name_value const ready_names[];    /* enum svc_ready */
+extern name_value const network_names[];  /* enum ct_network (container.h) */
+/* The value of the word s, or of the prefix s begins with (*rest: what
+ * follows the prefix, else NULL); -1 if none. */
+int vocab_prefixed(name_value const *t, char const *s, char const **rest);
+/* The word of v, or its prefix followed by arg, into buf; returns buf. */
+char *vocab_format(name_value const *t, int v, char const *arg, char *buf, size_t len);
 
 /* Securebits: name -> bit number, in kernel order. */
 extern name_value const securebit_names[];

@@ -340,19 +340,19 @@ static int k_after(conf_where *w, void *o, char const *v)
 static int k_ready(conf_where *w, void *o, char const *v)
 {
   svc *s = o;
+  char list[64];
+  char const *num;
   uint32_t fd;
-  if (!strcmp(v, "exec")) s->ready = READY_EXEC;
-  else if (!strcmp(v, "notify")) s->ready = READY_NOTIFY;
-  else if (!strncmp(v, "fd:", 3)) {
-    if (value_id(v + 3, &fd) < 0 || fd > 1023)
-      return conf_error(w, "ready: fd:N needs a descriptor number from 3 to 1023, not '%s'", v + 3);
+  int ready = vocab_prefixed(ready_names, v, &num);
+  if (ready < 0) return bad(w, vocab_list(ready_names, list, sizeof list), v);
+  if (ready == READY_FD) {
+    if (value_id(num, &fd) < 0 || fd > 1023)
+      return conf_error(w, "ready: fd:N needs a descriptor number from 3 to 1023, not '%s'", num);
     if (fd < 3)
       return conf_error(w, "ready: fd:%u is stdin, stdout or stderr: use a descriptor of 3 or more", (unsigned)fd);
-    s->ready = READY_FD;
     s->ready_fd = (unsigned short)fd;
-  } else {
-    return bad(w, "exec, fd:N or notify", v);
   }
+  s->ready = (enum svc_ready)ready;
   return 0;
 }
 

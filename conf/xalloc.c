@@ -6,10 +6,22 @@
 
 #include "xalloc.h"
 
+static char const *prog = "capinit";
+
+void xalloc_name(char const *name)
+{
+  prog = name;
+}
+
 static void nomem(void)
 {
-  static char const msg[] = "capinit: fatal: out of memory\n";
-  (void)!write(2, msg, sizeof msg - 1);
+  static char const tail[] = ": fatal: out of memory\n";
+  char msg[64 + sizeof tail];
+  size_t n = strlen(prog);
+  if (n > 64) n = 64;
+  memcpy(msg, prog, n);
+  memcpy(msg + n, tail, sizeof tail - 1);
+  (void)!write(2, msg, n + sizeof tail - 1);
   _exit(111);
 }
 

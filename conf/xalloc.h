@@ -13,5 +13,8 @@ void *xcalloc(size_t n, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(char const *s);
 char *xstrndup(char const *s, size_t n);
+/* The program that says "PROG: fatal: out of memory" (default capinit),
+ * as diag_format is given its name. */
+void xalloc_name(char const *prog);
 
 #endif

@@ -27,6 +27,7 @@
 #include "../inspect/file.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
+#include "shutdown.h"
 
 /* ------------------------------------------------------------ mounts */
 

@@ -23,12 +23,14 @@
 
 #include <sys/reboot.h>
 
+#include "../conf/xalloc.h"
 #include "../engine/privilege.h"
 #include "../inspect/clock.h"
 #include "../supervise/console.h"
 #include "../supervise/mkdir_p.h"
 #include "../supervise/supervisor.h"
 #include "boot.h"
+#include "shutdown.h"
 
 /* --help and --version: on fd 1 with write(2), as all of capinit's output
  * (stdio's stdout would bring its buffering code along, for two lines). */
@@ -198,8 +200,10 @@ static int supervisor_ground(void)
 
 int main(int argc, char **argv)
 {
-  int container = 0, rc = arguments(argc, argv, &container);
+  int container = 0, rc;
 
+  xalloc_name("capinit");
+  rc = arguments(argc, argv, &container);
   if (rc) return rc < 0 ? 100 : 0;
   /* A spawn's child shares capinit's memory from its privilege drop to its
    * exec: a process of the service's uid and capabilities could open its

@@ -42,8 +42,13 @@
  * restrictions, never their opposites. */
 #define TIGHTEN_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOSYMFOLLOW)
 
-/* A mount at boot may replay a journal: generous, as systemd's 90 s. */
-#define MOUNT_MS 90000u
+/* A mount at boot may replay a journal: generous, as systemd's default
+ * start timeout. */
+#define MOUNT_S 90
+#define MOUNT_MS (MOUNT_S * 1000u)
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+#define MOUNT_TEXT STRINGIFY(MOUNT_S) " s"
 /* How long the boot waits, in all, for device nodes that are not there
  * yet (a disk the kernel is still probing). */
 #define DEVICE_WAIT_MS 10000u
@@ -122,7 +127,7 @@ static int mount_bounded(char const *source, char const *target, char const *typ
 
 static char const *step_error(int r)
 {
-  return r == STEP_TIMEOUT ? "no answer within 90 s (left to finish or hang in the kernel)" : strerror(r);
+  return r == STEP_TIMEOUT ? "no answer within " MOUNT_TEXT " (left to finish or hang in the kernel)" : strerror(r);
 }
 
 /* ------------------------------------------------------------ devices */

@@ -40,6 +40,7 @@
 #include "../inspect/file.h"
 #include "../inspect/mountinfo.h"
 #include "boot.h"
+#include "shutdown.h"
 #include "step.h"
 #include "../supervise/console.h"
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../conf/record.h"
 #include "../inspect/procs.h"
 #include "supervisor.h"
 
@@ -28,9 +29,12 @@ typedef struct client_s {
 } client;
 
 /* control_reply.c: queue one message (a client that does not read is
- * dropped at QUEUE_MAX), formatted; write what the socket takes. */
+ * dropped at QUEUE_MAX), formatted, or a record of fields ids[0..n)
+ * (conf/record.h's record_write); write what the socket takes. */
 void client_queue(client *c, char const *msg, size_t len);
 void client_reply(client *c, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
+void client_record(client *c, char const *tag, enum record_field_id const *ids, size_t n,
+                   char const *const *values);
 void client_flush(client *c);
 /* control.c: c asked for the shutdown: capinit ends once it is gone, or
  * CONTROL_ASKER_MS after the first such request */
@@ -42,8 +46,8 @@ void control_asked_power(client *c);
 void record_clean(char *s);
 /* The service's name, cleaned, in buf. */
 char const *record_name(service const *s, char *buf, size_t len);
-/* One field of /proc/PID/status ("-" when unreadable). */
-void proc_field(pid_t pid, char const *key, char *out, size_t len);
+/* One field of /proc/PID/status ("-" when unreadable), in out. */
+char const *proc_field(pid_t pid, char const *key, char *out, size_t len);
 /* The status record of a service; the blame records of the boot. */
 void record_status(client *c, service *s);
 void record_blame(client *c);

@@ -95,12 +95,15 @@ static void verb_reload(verb_call const *v)
 static void verb_log(verb_call const *v)
 {
   char path[4096];
+  char const *values[RF_COUNT] = { 0 };
   service const *s = v->targets[0];
   if (log_file_path(s, path, sizeof path) < 0) {
     client_reply(v->c, "error: log path too long");
     return;
   }
-  client_reply(v->c, "path=%s\tlog=%s", path, vocab_name(log_names, (int)s->spec->log));
+  values[RF_PATH] = path;
+  values[RF_LOG] = vocab_name(log_names, (int)s->spec->log);
+  client_record(v->c, 0, log_fields, 2, values);
   client_reply(v->c, "ok");
 }
 

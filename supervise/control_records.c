@@ -1,6 +1,7 @@
 /* supervise/control_records.c -- the records of capctl status and blame
  * (control_client.h): one line of tab-separated NAME=VALUE fields per
- * service, from capinit's own state and the service's /proc. */
+ * service (the fields of conf/record.h), from capinit's own state and the
+ * service's /proc. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,11 +24,12 @@ void record_clean(char *s)
     if (*s == '\t' || *s == '\n' || (unsigned char)*s < 0x20) *s = ' ';
 }
 
-void proc_field(pid_t pid, char const *key, char *out, size_t len)
+char const *proc_field(pid_t pid, char const *key, char *out, size_t len)
 {
   char buf[4096];
   snprintf(out, len, "-");
   if (pid > 0 && procfs_read(pid, "status", buf, sizeof buf) > 0) procfs_field(buf, key, out, len);
+  return out;
 }
 
 /* a refused file's name may hold a tab or a newline, which must not add
@@ -63,62 +65,113 @@ static void run_times(service const *s, char *sp, char *rd, size_t len)
   if (s->up_at < s->spawned_at || *since_start(s->up_at, rd, len) == '-') strcpy(rd, "-");
 }
 
-void record_status(client *c, service *s)
+/* The text of a status record's values, each in a buffer of its own. */
+typedef struct status_text_s {
+  char name[SVC_NAME_MAX + 1], pid[16], since[24], restarts[16], last_exit[64], text[STATUS_TEXT_MAX];
+  char failure[256], user[16], log_lines[24], log_dropped[24], spawned[24], ready[24];
+  char uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
+} status_text;
+
+/* Why a failed service failed: the stage, the reason it was given, or its
+ * last exit; nothing for a service that has not failed. */
+static void status_failure(service const *s, char const *last, char *buf, size_t len)
 {
-  char sp[24], rd[24];
-  char le[64], uid[64], gid[64], groups[512], inh[32], prm[32], eff[32], bnd[32], amb[32], nnp[8];
-  char text[STATUS_TEXT_MAX], fail[256], what[200], name[SVC_NAME_MAX + 1];
-  uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
-                                   s->state == ST_STOPPING || s->state == ST_ABORTING ? s->spawned_at : s->down_at;
-  pid_t pid = service_command_pid(s);
-  last_exit(s, le, sizeof le);
-  proc_field(pid, "Uid", uid, sizeof uid);
-  proc_field(pid, "Gid", gid, sizeof gid);
-  proc_field(pid, "Groups", groups, sizeof groups);
-  proc_field(pid, "CapInh", inh, sizeof inh);
-  proc_field(pid, "CapPrm", prm, sizeof prm);
-  proc_field(pid, "CapEff", eff, sizeof eff);
-  proc_field(pid, "CapBnd", bnd, sizeof bnd);
-  proc_field(pid, "CapAmb", amb, sizeof amb);
-  proc_field(pid, "NoNewPrivs", nnp, sizeof nnp);
-  if (s->status_text) memcpy(text, s->status_text, sizeof text);
-  else text[0] = 0;
-  record_clean(text);
-  fail[0] = 0;
+  char what[200];
+  buf[0] = 0;
   if (s->state == ST_FAILED && s->fail_stage >= 0) {
     priv_fail f = { s->fail_stage, s->fail_errno, s->fail_arg };
-    snprintf(fail, sizeof fail, "stage %s: unable to %s: %s", stage_name(s->fail_stage),
+    snprintf(buf, len, "stage %s: unable to %s: %s", stage_name(s->fail_stage),
              priv_fail_describe(&f, s->spec, what, sizeof what), strerror(s->fail_errno));
   } else if (s->state == ST_FAILED && s->failure) {
-    snprintf(fail, sizeof fail, "%s", s->failure);
+    snprintf(buf, len, "%s", s->failure);
   } else if (s->state == ST_FAILED && s->last_status >= 0) {
-    snprintf(fail, sizeof fail, "%s", le);
+    snprintf(buf, len, "%s", last);
   }
-  record_clean(fail);
-  run_times(s, sp, rd, sizeof sp);
-  client_reply(c, "name=%s\tstate=%s\twanted=%s\tpid=%d\tsince_ms=%" PRIu64 "\trestarts=%u\tlast_exit=%s"
-               "\tstatus=%s\tfailure=%s\tuser=%u\tmode=%s\ttype=%s\tlog_lines=%" PRIu64 "\tlog_dropped=%" PRIu64
-               "\tuid=%s\tgid=%s\tgroups=%s\tcap_inh=%s\tcap_prm=%s\tcap_eff=%s\tcap_bnd=%s\tcap_amb=%s\tno_new_privs=%s"
-               "\tspawned_ms=%s\tready_ms=%s",
-               record_name(s, name, sizeof name), state_names[s->state], s->wanted_up ? "up" : "down", (int)pid,
-               since ? now - since : 0, s->restarts, le, text, fail, (unsigned)s->spec->uid,
-               vocab_name(mode_names, (int)s->spec->mode),
-               vocab_name(type_names, (int)s->spec->type), s->log.lines, s->log.dropped,
-               uid, gid, groups, inh, prm, eff, bnd, amb, nnp, sp, rd);
+  record_clean(buf);
+}
+
+/* The command's credentials, as /proc/PID/status says them. */
+static void status_proc(pid_t pid, status_text *t, char const **v)
+{
+  v[RF_UID] = proc_field(pid, "Uid", t->uid, sizeof t->uid);
+  v[RF_GID] = proc_field(pid, "Gid", t->gid, sizeof t->gid);
+  v[RF_GROUPS] = proc_field(pid, "Groups", t->groups, sizeof t->groups);
+  v[RF_CAP_INH] = proc_field(pid, "CapInh", t->inh, sizeof t->inh);
+  v[RF_CAP_PRM] = proc_field(pid, "CapPrm", t->prm, sizeof t->prm);
+  v[RF_CAP_EFF] = proc_field(pid, "CapEff", t->eff, sizeof t->eff);
+  v[RF_CAP_BND] = proc_field(pid, "CapBnd", t->bnd, sizeof t->bnd);
+  v[RF_CAP_AMB] = proc_field(pid, "CapAmb", t->amb, sizeof t->amb);
+  v[RF_NO_NEW_PRIVS] = proc_field(pid, "NoNewPrivs", t->nnp, sizeof t->nnp);
+}
+
+/* What capinit knows of the service: its state, counters and file. */
+static void status_own(service const *s, pid_t pid, status_text *t, char const **v)
+{
+  uint64_t now = now_ms(), since = s->state == ST_UP ? s->up_at : s->state == ST_STARTING ||
+                                   s->state == ST_STOPPING || s->state == ST_ABORTING ? s->spawned_at : s->down_at;
+  last_exit(s, t->last_exit, sizeof t->last_exit);
+  snprintf(t->pid, sizeof t->pid, "%d", (int)pid);
+  snprintf(t->since, sizeof t->since, "%" PRIu64, since ? now - since : 0);
+  snprintf(t->restarts, sizeof t->restarts, "%u", s->restarts);
+  snprintf(t->user, sizeof t->user, "%u", (unsigned)s->spec->uid);
+  snprintf(t->log_lines, sizeof t->log_lines, "%" PRIu64, s->log.lines);
+  snprintf(t->log_dropped, sizeof t->log_dropped, "%" PRIu64, s->log.dropped);
+  if (s->status_text) memcpy(t->text, s->status_text, sizeof t->text);
+  else t->text[0] = 0;
+  record_clean(t->text);
+  status_failure(s, t->last_exit, t->failure, sizeof t->failure);
+  run_times(s, t->spawned, t->ready, sizeof t->spawned);
+  v[RF_NAME] = record_name(s, t->name, sizeof t->name);
+  v[RF_STATE] = state_names[s->state];
+  v[RF_WANTED] = s->wanted_up ? "up" : "down";
+  v[RF_PID] = t->pid;
+  v[RF_SINCE_MS] = t->since;
+  v[RF_RESTARTS] = t->restarts;
+  v[RF_LAST_EXIT] = t->last_exit;
+  v[RF_STATUS] = t->text;
+  v[RF_FAILURE] = t->failure;
+  v[RF_USER] = t->user;
+  v[RF_MODE] = vocab_name(mode_names, (int)s->spec->mode);
+  v[RF_TYPE] = vocab_name(type_names, (int)s->spec->type);
+  v[RF_LOG_LINES] = t->log_lines;
+  v[RF_LOG_DROPPED] = t->log_dropped;
+  v[RF_SPAWNED_MS] = t->spawned;
+  v[RF_READY_MS] = t->ready;
+}
+
+void record_status(client *c, service *s)
+{
+  status_text t;
+  char const *v[RF_COUNT] = { 0 };
+  pid_t pid = service_command_pid(s);
+  status_own(s, pid, &t, v);
+  status_proc(pid, &t, v);
+  client_record(c, 0, 0, STATUS_FIELDS_N, v);
 }
 
 void record_blame(client *c)
 {
   char a[24], b[24];
+  char const *v[RF_COUNT] = { 0 };
   size_t i;
-  client_reply(c, "boot\tkernel_ms=%" PRIu64 "\tready_ms=%s", sv.started_ms, since_start(sv.ready_ms, a, sizeof a));
-  for (i = 0; i < sv.nphases; i++)
-    client_reply(c, "phase=%s\tstart_ms=%s\tend_ms=%s", sv.phases[i].name,
-                 since_start(sv.phases[i].start, a, sizeof a), since_start(sv.phases[i].end, b, sizeof b));
+  snprintf(a, sizeof a, "%" PRIu64, sv.started_ms);
+  v[RF_KERNEL_MS] = a;
+  v[RF_READY_MS] = since_start(sv.ready_ms, b, sizeof b);
+  client_record(c, BLAME_BOOT_TAG, blame_boot_fields, 2, v);
+  for (i = 0; i < sv.nphases; i++) {
+    v[RF_PHASE] = sv.phases[i].name;
+    v[RF_START_MS] = since_start(sv.phases[i].start, a, sizeof a);
+    v[RF_END_MS] = since_start(sv.phases[i].end, b, sizeof b);
+    client_record(c, 0, blame_phase_fields, 3, v);
+  }
   for (i = 0; i < sv.n; i++) {
     char name[SVC_NAME_MAX + 1];
     run_times(sv.v[i], a, b, sizeof a);
-    client_reply(c, "name=%s\tstate=%s\ttype=%s\tspawned_ms=%s\tready_ms=%s", record_name(sv.v[i], name, sizeof name),
-                 state_names[sv.v[i]->state], vocab_name(type_names, (int)sv.v[i]->spec->type), a, b);
+    v[RF_NAME] = record_name(sv.v[i], name, sizeof name);
+    v[RF_STATE] = state_names[sv.v[i]->state];
+    v[RF_TYPE] = vocab_name(type_names, (int)sv.v[i]->spec->type);
+    v[RF_SPAWNED_MS] = a;
+    v[RF_READY_MS] = b;
+    client_record(c, 0, blame_service_fields, 5, v);
   }
 }

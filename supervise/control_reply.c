@@ -48,6 +48,13 @@ void client_reply(client *c, char const *fmt, ...)
   client_queue(c, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+void client_record(client *c, char const *tag, enum record_field_id const *ids, size_t n,
+                   char const *const *values)
+{
+  char buf[CONTROL_MSG_MAX];
+  client_queue(c, buf, record_write(buf, sizeof buf, tag, ids, n, values));
+}
+
 void client_flush(client *c)
 {
   while (c->qoff < c->qlen) {

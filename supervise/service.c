@@ -26,10 +26,11 @@
 #include "../engine/reaper.h"
 #include "supervisor.h"
 
-char const *const state_names[ST_COUNT] = {
+char const *const state_names[] = {
   "down", "starting", "up", "stopping", "backoff", "failed",
   "stopping",  /* ST_ABORTING: capctl status says stopping */
 };
+_Static_assert(sizeof state_names / sizeof state_names[0] == ST_COUNT, "a name for each state of enum state");
 
 #define HEALTHY_RUN_MS 1000u
 #define KILL_GRACE_MS 5000u

@@ -12,12 +12,14 @@ enum state {
   ST_UP,          /* ready (a oneshot: exited 0) */
   ST_STOPPING,    /* stop signal sent (a oneshot: stop-command running) */
   ST_BACKOFF,     /* died; waiting before the next start */
-  ST_FAILED,      /* a privilege stage failed, or gave up: no automatic retry */
+  ST_FAILED,      /* a privilege stage failed, the file was refused, or a
+                     run failed that its restart policy does not restart:
+                     no automatic retry */
   ST_ABORTING,    /* not ready within ready-timeout: stop signal sent, and
                      its end is a failure (status says "stopping") */
   ST_COUNT
 };
-extern char const *const state_names[];
+extern char const *const state_names[];  /* one per state, checked: service.c */
 
 enum event {
   EV_START,       /* wanted up, and its dependencies are: spawn it */
