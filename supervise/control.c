@@ -216,12 +216,6 @@ static void accept_clients(void)
  * shutdown to go (0: none asked). */
 static uint64_t asker_until;
 
-void control_asked_power(client *c)
-{
-  c->asked_power = 1;
-  if (!asker_until) asker_until = now_ms() + CONTROL_ASKER_MS;
-}
-
 int control_asker_waiting(void)
 {
   size_t i;
@@ -279,6 +273,8 @@ void control_handle(struct pollfd const *p, size_t n)
         else if (r >= 0) {
           c->deadline = now + CLIENT_IDLE_MS;
           control_dispatch(c, buf, (size_t)r);
+          /* the first to ask for the shutdown starts the wait for them */
+          if (c->asked_power && !asker_until) asker_until = now_ms() + CONTROL_ASKER_MS;
           client_flush(c);
         } else if (errno != EAGAIN && errno != EINTR) {
           c->closing = 1;

@@ -25,7 +25,9 @@ typedef struct client_s {
   size_t qlen, qoff;
   int closing;             /* close once the queue is written */
   int reprieved;           /* its deadline passed once with a reply queued */
-  int asked_power;         /* it asked for the shutdown (control_asker_waiting) */
+  int asked_power;         /* it asked for the shutdown: capinit ends once it is
+                              gone, or CONTROL_ASKER_MS after the first such
+                              request (control.c, control_asker_waiting) */
 } client;
 
 /* control_reply.c: queue one message (a client that does not read is
@@ -36,9 +38,6 @@ void client_reply(client *c, char const *fmt, ...) __attribute__((format(printf,
 void client_record(client *c, char const *tag, enum record_field_id const *ids, size_t n,
                    char const *const *values);
 void client_flush(client *c);
-/* control.c: c asked for the shutdown: capinit ends once it is gone, or
- * CONTROL_ASKER_MS after the first such request */
-void control_asked_power(client *c);
 
 /* control_records.c */
 /* A value as a record field: tabs, newlines and control bytes become

@@ -113,7 +113,7 @@ static void verb_power(verb_call const *v)
   char const *verb = v->args[0];
   snprintf(why, sizeof why, "capctl %s", verb);
   order_shutdown(&sv, !strcmp(verb, "poweroff") ? RB_POWER_OFF : !strcmp(verb, "halt") ? RB_HALT_SYSTEM : RB_AUTOBOOT, why);
-  control_asked_power(v->c);
+  v->c->asked_power = 1;
   client_reply(v->c, "ok");
 }
 
