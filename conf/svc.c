@@ -163,54 +163,51 @@ static int one_group(char const *item, void *arg)
   return 0;
 }
 
-static void resolve_ids(conf_ctx *ctx, svc *s, conf_where *w)
+/* user: its uid and primary group (u filled when passwd has it): 1 with
+ * an entry, 0 without, -1 after an error. */
+static int resolve_user(conf_ctx *ctx, svc *s, conf_where *w, ids_user *u)
 {
   char path[4096];
-  ids_user u;
-  int r, have_user = 0;
   uint32_t n;
-
+  int r;
   etc_file(ctx, "passwd", path, sizeof path);
   w->line = s->line[K_USER];
   w->key = "user";
   if (!s->user) {
     s->uid = 0;
     s->gid = 0;
-    have_user = ids_user_by_uid(ctx->root, 0, &u) > 0;
-  } else if (s->user[0] >= '0' && s->user[0] <= '9') {
-    if (value_id(s->user, &n) < 0) {
-      conf_error(w, "user: invalid uid '%s'", s->user);
-      return;
-    }
-    s->uid = n;
-    have_user = ids_user_by_uid(ctx->root, n, &u) > 0;
-    if (have_user) s->gid = u.gid;
-    else if (!s->group_text) {
-      conf_error(w, "user: uid %s has no entry in %s, so it has no primary group: set 'group' too",
-                 s->user, path);
-      return;
-    }
-  } else {
-    r = ids_user_by_name(ctx->root, s->user, &u);
-    if (r < 0) {
-      conf_error(w, "user: unable to look up user '%s': %s: %s", s->user, path, strerror(errno));
-      return;
-    }
-    if (!r) {
-      conf_error(w, "user: unknown user '%s' (not in %s)", s->user, path);
-      return;
-    }
-    have_user = 1;
-    s->uid = u.uid;
-    s->gid = u.gid;
+    return ids_user_by_uid(ctx->root, 0, u) > 0;
   }
+  if (s->user[0] >= '0' && s->user[0] <= '9') {
+    if (value_id(s->user, &n) < 0) return conf_error(w, "user: invalid uid '%s'", s->user), -1;
+    s->uid = n;
+    if (ids_user_by_uid(ctx->root, n, u) > 0) {
+      s->gid = u->gid;
+      return 1;
+    }
+    if (s->group_text) return 0;
+    conf_error(w, "user: uid %s has no entry in %s, so it has no primary group: set 'group' too", s->user, path);
+    return -1;
+  }
+  r = ids_user_by_name(ctx->root, s->user, u);
+  if (r < 0) return conf_error(w, "user: unable to look up user '%s': %s: %s", s->user, path, strerror(errno)), -1;
+  if (!r) return conf_error(w, "user: unknown user '%s' (not in %s)", s->user, path), -1;
+  s->uid = u->uid;
+  s->gid = u->gid;
+  return 1;
+}
 
+static void resolve_ids(conf_ctx *ctx, svc *s, conf_where *w)
+{
+  char path[4096];
+  ids_user u;
+  int r, have_user = resolve_user(ctx, s, w, &u);
+  if (have_user < 0) return;
   if (s->group_text) {
     w->line = s->line[K_GROUP];
     w->key = "group";
     if (resolve_group(ctx, w, s->group_text, &s->gid) < 0) return;
   }
-
   if (s->line[K_GROUPS]) {
     groups_acc a = { ctx, w, s };
     w->line = s->line[K_GROUPS];
