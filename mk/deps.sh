@@ -2,7 +2,9 @@
 # mk/deps.sh GROUP... -- make sure the Debian packages a build step needs are
 # installed.  As root it installs what is missing (non-interactive apt-get);
 # otherwise it prints the exact apt-get line to run and fails.
-# Groups: build (compile the binaries and man pages), check (run the tests),
+# Groups: build (compile the binaries and man pages), check (run the tests;
+# procps for their ps and kill, which a minimal root made by mmdebstrap
+# --variant=apt lacks: tests/fresh-debian.sh),
 # fuzz (libFuzzer targets, also run briefly by the tests), san (make
 # check-asan: clang and the glibc libcap and skalibs), bench (the peers
 # and tools of make bench: s6, runit, execline, gnuplot; iproute2 and
@@ -18,7 +20,7 @@
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
-pkgs_check="libcap2-bin util-linux mount man-db python3 cpio qemu-system-x86 iproute2 strace"
+pkgs_check="libcap2-bin util-linux mount procps man-db python3 cpio qemu-system-x86 iproute2 strace"
 pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux iproute2 hostname gnuplot-nox"
