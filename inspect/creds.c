@@ -91,6 +91,23 @@ static char const *multicall_name(char const *path)
   return 0;
 }
 
+/* What a lookup found of the command's file: its stat, its file
+ * system's flags (NULL: unknown), its security.capability (n < 0: none),
+ * and whether it is a multi-call binary, read at name. */
+static void target_facts(exec_target *t, struct stat const *st, struct statvfs const *vfs, unsigned char const *v,
+                         ssize_t n, char const *name)
+{
+  t->mode = st->st_mode;
+  t->uid = st->st_uid;
+  t->gid = st->st_gid;
+  if (vfs) t->nosuid = (vfs->f_flag & ST_NOSUID) != 0;
+  if (n >= 0 && explain_parse_fcaps(v, (size_t)n, t) < 0) {
+    t->fcaps = 2;
+    t->fcaps_bad = 1;
+  }
+  if (S_ISREG(st->st_mode)) t->multicall = multicall_name(name);
+}
+
 int creds_target(char const *path, exec_target *t)
 {
   struct stat st;
@@ -103,16 +120,8 @@ int creds_target(char const *path, exec_target *t)
     t->err = errno;
     return 0;
   }
-  t->mode = st.st_mode;
-  t->uid = st.st_uid;
-  t->gid = st.st_gid;
-  if (statvfs(path, &vfs) == 0) t->nosuid = (vfs.f_flag & ST_NOSUID) != 0;
   n = getxattr(path, "security.capability", v, sizeof v);
-  if (n >= 0 && explain_parse_fcaps(v, (size_t)n, t) < 0) {
-    t->fcaps = 2;
-    t->fcaps_bad = 1;
-  }
-  if (S_ISREG(st.st_mode)) t->multicall = multicall_name(path);
+  target_facts(t, &st, statvfs(path, &vfs) == 0 ? &vfs : 0, v, n, path);
   return 0;
 }
 
@@ -189,17 +198,9 @@ int creds_target_in(char const *root, char const *path, exec_target *t)
     if (fd >= 0) close(fd);
     return 0;
   }
-  t->mode = st.st_mode;
-  t->uid = st.st_uid;
-  t->gid = st.st_gid;
-  if (fstatvfs(fd, &vfs) == 0) t->nosuid = (vfs.f_flag & ST_NOSUID) != 0;
   n = fgetxattr(fd, "security.capability", v, sizeof v);
-  if (n >= 0 && explain_parse_fcaps(v, (size_t)n, t) < 0) {
-    t->fcaps = 2;
-    t->fcaps_bad = 1;
-  }
   snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-  if (S_ISREG(st.st_mode)) t->multicall = multicall_name(self);
+  target_facts(t, &st, fstatvfs(fd, &vfs) == 0 ? &vfs : 0, v, n, self);
   close(fd);
   return 0;
 }
