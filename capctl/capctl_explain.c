@@ -60,6 +60,18 @@ static void json_bool(FILE *f, char const *key, int v)
   fprintf(f, "      \"%s\": %s,\n", key, v ? "true" : "false");
 }
 
+/* "key": ["path", ...] of the container's object */
+static void json_paths(FILE *f, char const *key, ct_path const *v, size_t n)
+{
+  size_t i;
+  fprintf(f, "      \"%s\": [", key);
+  for (i = 0; i < n; i++) {
+    fprintf(f, "%s", i ? ", " : "");
+    json_string(f, v[i].path);
+  }
+  fprintf(f, "],\n");
+}
+
 /* "listen": each socket's address and descriptor */
 static void print_json_listen(FILE *f, svc_container const *ct)
 {
@@ -93,12 +105,8 @@ static void print_json_container(FILE *f, svc_container const *ct)
   }
   fprintf(f, "],\n");
   json_bool(f, "read_only", container_read_only(ct));
-  fprintf(f, "      \"read_write\": [");
-  for (i = 0; i < ct->nrw; i++) {
-    fprintf(f, "%s", i ? ", " : "");
-    json_string(f, ct->rw[i].path);
-  }
-  fprintf(f, "],\n      \"binds\": [");
+  json_paths(f, "read_write", ct->rw, ct->nrw);
+  fprintf(f, "      \"binds\": [");
   for (i = 0; i < ct->nbinds; i++) {
     fprintf(f, "%s{\"src\": ", i ? ", " : "");
     json_string(f, ct->binds[i].src);
@@ -118,12 +126,7 @@ static void print_json_container(FILE *f, svc_container const *ct)
   else fprintf(f, "null");
   fprintf(f, ",\n");
   json_bool(f, "private_devices", container_own_dev(ct));
-  fprintf(f, "      \"devices\": [");
-  for (i = 0; i < ct->ndevices; i++) {
-    fprintf(f, "%s", i ? ", " : "");
-    json_string(f, ct->devices[i].path);
-  }
-  fprintf(f, "],\n");
+  json_paths(f, "devices", ct->devices, ct->ndevices);
   json_bool(f, "nosuid", container_nosuid(ct));
   fprintf(f, "      \"network\": ");
   /* the key's own word: netns:NAME, NAME the file's in CT_NETNS_DIR */
