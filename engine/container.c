@@ -249,7 +249,8 @@ static int pass_through(int host, int dev, char const *rel)
 }
 
 /* dev/name, a symbolic link of capinit's /dev (/dev/log -> a socket in
- * /run, where a syslog daemon's restart makes its new one), copied as a
+ * the syslog daemon's own directory, where its restart makes a new one:
+ * /var/lib/rsyslog/log in the Debian image), copied as a
  * link: it keeps naming the daemon's socket after the next restart, where
  * a bind of the socket itself would go stale.  0 also when it is none. */
 static int copy_link(int host, int dev, char const *name)
