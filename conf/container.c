@@ -43,9 +43,6 @@ int container_own_var_tmp(svc_container const *ct)
   return ct && ct->private_tmp && !ct->root;
 }
 
-char const *const container_dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty", "log" };
-size_t const container_dev_nodes_n = sizeof container_dev_nodes / sizeof container_dev_nodes[0];
-
 int container_own_dev(svc_container const *ct)
 {
   return ct && ct->private_devices;

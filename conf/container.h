@@ -93,11 +93,6 @@ int container_has_mounts(svc_container const *ct);
 int container_own_tmp(svc_container const *ct);
 int container_own_var_tmp(svc_container const *ct);
 int container_own_dev(svc_container const *ct);
-/* What a /dev of its own takes from capinit's /dev, when there (the nodes
- * bound, /dev/log bound or, a link, copied): the engine makes it so,
- * verify checks it. */
-extern char const *const container_dev_nodes[];
-extern size_t const container_dev_nodes_n;
 int container_own_pids(svc_container const *ct);
 int container_own_proc(svc_container const *ct);
 /* Does its own /proc hold the kernel's files (/proc/sys, the knobs the

@@ -271,6 +271,7 @@ static int copy_link(int host, int dev, char const *name)
  * no /dev/kmsg, no console, no tty but the service's own, unless named. */
 static int make_dev(int root, int host, svc_container const *ct)
 {
+  static char const *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty", "log" };
   static char const *const links[][2] = {
     { "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
     { "stderr", "/proc/self/fd/2" }, { "ptmx", "pts/ptmx" },
@@ -286,10 +287,9 @@ static int make_dev(int root, int host, svc_container const *ct)
   /* an O_PATH descriptor cannot make files: a real one */
   dev = (int)syscall(SYS_openat, root, "dev", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
   if (dev < 0) return -1;
-  for (i = 0; i < container_dev_nodes_n; i++) {
-    char const *name = container_dev_nodes[i];
-    if (copy_link(host, dev, name) < 0 || (exists_at(host, name) && pass_through(host, dev, name) < 0)) goto out;
-  }
+  for (i = 0; i < sizeof nodes / sizeof *nodes; i++)
+    if (copy_link(host, dev, nodes[i]) < 0 || (exists_at(host, nodes[i]) && pass_through(host, dev, nodes[i]) < 0))
+      goto out;
   for (i = 0; i < ct->ndevices; i++)
     if (pass_through(host, dev, ct->devices[i].path + 5) < 0) goto out;
   for (i = 0; i < sizeof links / sizeof *links; i++)
