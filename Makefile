@@ -469,11 +469,32 @@ check-cross: $(CHECK_STAMP) cross-inputs
 	@CROSS_CHECK="$(CROSS_CHECK)" TIERS=cross-user UNIT=no sh tests/run $(B)
 # ---- end of the other architectures ---------------------------------------
 
+# ---- the Debian package: make deb (mk/deb.sh, debian/) -------------------
+#   make deb           build/deb/capinit_VERSION_ARCH.deb: the three programs
+#       in /usr/sbin, the man pages, /etc/capinit, a GRUB menu entry; it
+#       installs beside systemd (docs/debian.md).  make ARCH=arm64 deb (or
+#       armhf) packs that build's programs.
+DEB_STAMP := $(B)/.deps-deb
+DEB := build/deb/capinit_$(VERSION)_$(DEB_ARCH).deb
+
+$(DEB_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh deb
+	@touch $@
+
+$(DEB): $(BINS) $(MANS) $(wildcard debian/* debian/source/*) mk/deb.sh | $(DEB_STAMP)
+	$(say) DEB $@
+	$(Q)sh mk/deb.sh $(B) $(DEB_ARCH) $(VERSION) build/deb >/dev/null
+
+.PHONY: deb
+deb: $(DEB)
+# ---- end of the Debian package block --------------------------------------
+
 # ---- the Debian image (rootfs/debian/): make debian, boot-debian, check-debian
 #   make debian        build/debian/disk.ext4, vmlinuz, initrd.img: Debian 12
 #       from Debian's packages (mmdebstrap; the .deb files cached in
-#       build/debian/cache), systemd as Debian installs it, and capinit,
-#       capctl, capexec with rootfs/debian/overlay's services.
+#       build/debian/cache), systemd as Debian installs it, and capinit's
+#       own package (make deb) with rootfs/debian/overlay's services.
 #       DEBIAN_SSH_KEY=FILE.pub goes into root's authorized_keys.
 #   make boot-debian   boot it, interactive (DEBIAN_INIT=systemd for
 #       systemd); 127.0.0.1:2222, 2525, 8080 are the guest's 22, 25, 80
@@ -481,7 +502,7 @@ check-cross: $(CHECK_STAMP) cross-inputs
 #       runs after make check
 DEBIAN_STAMP := $(B)/.deps-debian
 DEBIAN_DISK := $(B)/debian/disk.ext4
-DEBIAN_INPUTS := $(BINS) $(wildcard rootfs/debian/*.sh) $(shell find rootfs/debian/overlay -type f 2>/dev/null)
+DEBIAN_INPUTS := $(DEB) $(wildcard rootfs/debian/*.sh) $(shell find rootfs/debian/overlay -type f 2>/dev/null)
 
 $(DEBIAN_STAMP): mk/deps.sh
 	@mkdir -p $(B)
@@ -500,7 +521,7 @@ $(DEBIAN_USER_KEY):
 	@if [ -n '$(DEBIAN_SSH_KEY)' ]; then cp '$(DEBIAN_SSH_KEY)' $@; else : > $@; fi
 
 $(DEBIAN_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP)
-	@sh rootfs/debian/build.sh $(B)
+	@sh rootfs/debian/build.sh $(B) $(DEB)
 
 .PHONY: debian boot-debian check-debian
 debian: $(DEBIAN_DISK)
@@ -511,6 +532,7 @@ boot-debian: debian
 check-debian: debian $(CHECK_STAMP)
 	@TIERS=debian UNIT=no sh tests/run $(B)
 # ---- end of the Debian image block ----------------------------------------
+
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8

@@ -207,6 +207,11 @@ static int check_main(int argc, char **argv)
   svc_set_validate(&ctx, &set);
   capinit_conf_free(&conf);
   nerr = check_report(&diags, &set, !argc, argv, (size_t)argc);
+  /* a configuration with nothing to check is valid, but not silently:
+   * it is what the package installs, and capinit would start nothing */
+  if (!argc && !set.n)
+    printf("capctl: no service files in %s/services: capinit would start no service"
+           " (one NAME.svc file each, capinit.svc(5))\n", dir);
   svc_set_free(&set);
   diag_free(&diags);
   diag_free(&scratch);

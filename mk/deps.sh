@@ -10,8 +10,10 @@
 # and tools of make bench: s6, runit, execline, gnuplot; iproute2 and
 # hostname for its reference container chain), image (make
 # image, demo, boot: QEMU, the cpio, ext4 and squashfs tools, setcap),
-# debian (make debian, boot-debian, check-debian: mmdebstrap, QEMU, ext4,
-# the ssh client the tests log in with, python3 for their probes).
+# deb (make deb: dpkg-deb, dpkg-gencontrol), debian (make debian,
+# boot-debian, check-debian: the package, lintian that checks it,
+# mmdebstrap, QEMU, ext4, the ssh client the tests log in with, python3 for
+# their probes).
 # For another architecture (make ARCH=arm64 or armhf): cross-ARCH (Debian's
 # cross compiler, musl and kernel headers for ARCH), user-ARCH (qemu-user,
 # which runs ARCH's programs here: the image builder, the tests), image-ARCH
@@ -25,7 +27,8 @@ pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux iproute2 hostname gnuplot-nox"
 pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux mount"
-pkgs_debian="mmdebstrap qemu-system-x86 e2fsprogs openssh-client python3 xz-utils util-linux"
+pkgs_deb="dpkg-dev gzip"
+pkgs_debian="lintian mmdebstrap qemu-system-x86 e2fsprogs openssh-client python3 xz-utils util-linux"
 
 # Debian's GNU triplet of each architecture a cross build knows
 triplet() {
@@ -51,7 +54,8 @@ for group in "$@"; do
       want="$want gcc-$t binutils-$t linux-libc-dev-$a-cross musl-dev:$a dpkg-dev xz-utils make file" ;;
     user-*) triplet "${group#user-}" >/dev/null; want="$want qemu-user-static" ;;
     image-*) triplet "${group#image-}" >/dev/null; want="$want $pkgs_image qemu-system-arm qemu-user-static" ;;
-    debian) want="$want $pkgs_debian" ;;
+    deb) want="$want $pkgs_deb" ;;
+    debian) want="$want $pkgs_deb $pkgs_debian" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
 done

@@ -65,6 +65,8 @@ fetch() {
     # shellcheck disable=SC2086
     if (cd "$src" && apt-get $aptopt source "$pkg=$v" >"$apt/source-$pkg.log" 2>&1); then
       echo "capinit: built from Debian source $pkg $v"
+      # what the Debian package names in Built-Using (mk/deb.sh)
+      echo "$pkg $v" >> "$sysroot/built-from"
       return 0
     fi
   done

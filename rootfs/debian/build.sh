@@ -1,5 +1,5 @@
 #!/bin/sh
-# rootfs/debian/build.sh BUILDDIR -- the Debian 12 image (make debian).
+# rootfs/debian/build.sh BUILDDIR DEB -- the Debian 12 image (make debian).
 #
 # Two steps, so that a change of capinit or of its service files costs
 # seconds, not a new bootstrap:
@@ -12,8 +12,10 @@
 #    the package list or this step changes (BUILDDIR/debian/base.key).
 # 2. The image: a copy of the base, rootfs/debian/overlay over it (the
 #    configuration that keeps the guest off the internet, capinit's
-#    services), capinit, capctl and capexec as static binaries in /sbin,
-#    rootfs/debian/configure.sh run in it (chroot), root's
+#    services) after capinit's own package, DEB (make deb), installed with
+#    dpkg -i as an administrator would: the overlay's capinit.conf is then
+#    the administrator's change of a conffile.  Then
+#    rootfs/debian/configure.sh runs in it (chroot), and root's
 #    authorized_keys; then mke2fs -d writes it to BUILDDIR/debian/disk.ext4,
 #    file capabilities included.  The kernel and the initrd are the base's
 #    own /boot files: BUILDDIR/debian/vmlinuz and initrd.img (and vmlinux,
@@ -30,15 +32,14 @@ export LC_ALL
 
 die() { echo "rootfs/debian/build.sh: fatal: $*" >&2; exit 111; }
 say() { echo "debian: $*"; }
-[ $# = 1 ] || { echo "usage: rootfs/debian/build.sh BUILDDIR" >&2; exit 100; }
+[ $# = 2 ] || { echo "usage: rootfs/debian/build.sh BUILDDIR DEB" >&2; exit 100; }
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot, file ownership): run as root"
 B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 D=$B/debian
 mkdir -p "$D/cache"
-for f in "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec"; do
-  [ -x "$f" ] || die "$f is missing (make debian builds it)"
-done
+deb=$(cd "$(dirname "$2")" && pwd)/${2##*/}
+[ -f "$deb" ] || die "$2 is missing (make debian builds it: make deb)"
 for t in mmdebstrap mke2fs ssh-keygen unshare chroot; do
   command -v $t >/dev/null || die "$t is missing (make debian installs it: mk/deps.sh debian)"
 done
@@ -54,9 +55,12 @@ fi
 # ------------------------------------------------------------ 1. the base
 # What a Debian server of this kind runs.  systemd, udev, dbus and
 # libpam-systemd are what Debian installs with systemd; the kernel and
-# initramfs-tools make the kernel and initrd that boot the disk.
+# initramfs-tools make the kernel and initrd that boot the disk;
+# grub2-common's update-grub writes the menu with capinit's entry (the
+# tests run it in the guest: the image boots through QEMU's -kernel, and
+# no boot loader is installed).
 PACKAGES="systemd systemd-sysv udev dbus libpam-systemd
-linux-image-amd64 initramfs-tools
+linux-image-amd64 initramfs-tools grub2-common
 openssh-server postfix nginx-light chrony rsyslog
 iproute2 netbase procps kmod e2fsprogs less"
 # the initrd only needs the disk: virtio's PCI transport and block driver,
@@ -65,7 +69,12 @@ INITRD_MODULES="virtio_pci virtio_blk crc32c_generic ext4"
 # postfix's debconf questions: a mail server for its own host name
 PRESEED="postfix postfix/main_mailer_type select Internet Site
 postfix postfix/mailname string debian.localdomain"
-base_key=$( { echo "$PACKAGES"; echo "$INITRD_MODULES"; echo "$PRESEED"; sed -n '/^# -* 1\./,/^# -* 2\./p' "$0"; } | sha256sum | cut -c1-16)
+# a daemon that is not installed, whose .deb files (those it needs beyond
+# the packages above) wait in NEW_DAEMON_DEBS: the tests install it with
+# apt-get under capinit, which must not start it (docs/debian.md)
+NEW_DAEMON=cron
+NEW_DAEMON_DEBS=/var/cache/capinit-tests
+base_key=$( { echo "$PACKAGES"; echo "$NEW_DAEMON $NEW_DAEMON_DEBS"; echo "$INITRD_MODULES"; echo "$PRESEED"; sed -n '/^# -* 1\./,/^# -* 2\./p' "$0"; } | sha256sum | cut -c1-16)
 
 if [ "$(cat "$D/base.key" 2>/dev/null)" != "$base_key" ] || [ ! -f "$D/base/etc/debian_version" ]; then
   say "bootstrapping Debian 12 into $D/base with mmdebstrap (a few minutes; the .deb files are kept in $D/cache)"
@@ -94,6 +103,7 @@ if [ "$(cat "$D/base.key" 2>/dev/null)" != "$base_key" ] || [ ! -f "$D/base/etc/
     --essential-hook="mkdir -p \"\$1/etc/initramfs-tools/conf.d\" && printf 'MODULES=list\n' > \"\$1/etc/initramfs-tools/conf.d/capinit-debian.conf\" && printf '%s\n' $INITRD_MODULES > \"\$1/etc/initramfs-tools/modules\"" \
     --essential-hook="chroot \"\$1\" debconf-set-selections < '$D/preseed.txt'" \
     --customize-hook="sync-out /var/cache/apt/archives '$D/cache'" \
+    --customize-hook="mkdir -p \"\$1$NEW_DAEMON_DEBS/partial\" && chroot \"\$1\" apt-get install -q -y --download-only -o Dir::Cache::Archives=$NEW_DAEMON_DEBS $NEW_DAEMON && rmdir \"\$1$NEW_DAEMON_DEBS/partial\"" \
     --customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb' \
     bookworm "$D/base" "$sources" > "$D/mmdebstrap.log" 2>&1 ||
     { tail -n 30 "$D/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $D/mmdebstrap.log)"; }
@@ -115,6 +125,12 @@ trap 'exit 130' INT TERM
 R=$W/root
 # a copy that keeps owners, modes, xattrs (file capabilities), links
 cp -a "$D/base" "$R"
+# capinit's package, as an administrator installs it (/proc for dpkg)
+cp "$deb" "$R/tmp/"
+unshare --mount --propagation private sh -c \
+  'mount -t proc proc "$1/proc" && exec chroot "$1" dpkg -i "/tmp/$2"' sh "$R" "${deb##*/}" > "$D/dpkg.log" 2>&1 ||
+  { cat "$D/dpkg.log" >&2; die "dpkg -i ${deb##*/} failed in the image"; }
+rm -f "$R/tmp/${deb##*/}"
 # the overlay: a file replaces what is there, owned by root, with the
 # overlay's mode
 (cd "$here/overlay" && find . ! -type d) | while read -r f; do
@@ -124,7 +140,6 @@ cp -a "$D/base" "$R"
   cp -P --preserve=mode "$here/overlay/$f" "$R/$f"
   chown -h 0:0 "$R/$f"
 done
-install -m 0755 "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec" "$R/usr/sbin/"
 mkdir -p -m 0700 "$R/root/.ssh"
 {
   cat "$D/id_ed25519.pub"

@@ -12,7 +12,7 @@
 #          messages in OUTDIR/qemu.err; exits with QEMU
 #
 # Environment:
-#   DEBIAN_INIT=capinit|systemd   the init: capinit (init=/sbin/capinit on
+#   DEBIAN_INIT=capinit|systemd   the init: capinit (init=/usr/sbin/capinit on
 #                the kernel's command line, the default) or systemd (no
 #                init=: the image's /sbin/init)
 #   DEBIAN_DISK=FILE   the root disk (BUILDDIR/debian/disk.ext4)
@@ -21,6 +21,8 @@
 #                made it) is the same kernel uncompressed, booted through
 #                PVH, which saves the bzImage's decompression under TCG
 #   DEBIAN_APPEND="..."  more kernel command line
+#   DEBIAN_CMDLINE="..."  the whole kernel command line instead, the init
+#                too (the tests boot the arguments of GRUB's capinit entry)
 set -eu
 [ $# -ge 2 ] || { echo "usage: rootfs/debian/qemu.sh boot|run BUILDDIR [OUTDIR]" >&2; exit 100; }
 mode=$1
@@ -43,11 +45,12 @@ ssh_port=$1
 
 append="root=/dev/vda rw console=ttyS0 net.ifnames=0 quiet no_timer_check panic=-1"
 case ${DEBIAN_INIT:-capinit} in
-  capinit) append="$append init=/sbin/capinit" ;;
+  capinit) append="$append init=/usr/sbin/capinit" ;;
   systemd) ;;
   *) die "DEBIAN_INIT must be capinit or systemd" ;;
 esac
 [ -z "${DEBIAN_APPEND:-}" ] || append="$append $DEBIAN_APPEND"
+[ -z "${DEBIAN_CMDLINE:-}" ] || append=$DEBIAN_CMDLINE
 
 set -- -accel tcg -smp 2 -m 1024 -nodefaults -no-user-config -no-reboot \
   -kernel "$kernel" -initrd "$D/initrd.img" -append "$append" \

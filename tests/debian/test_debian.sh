@@ -3,7 +3,7 @@
 # booted by capinit in QEMU, checked from the host through the forwarded
 # ports (issue 16):
 #
-#   boot       a copy of build/debian/disk.ext4, init=/sbin/capinit, QEMU's
+#   boot       a copy of build/debian/disk.ext4, init=/usr/sbin/capinit, QEMU's
 #              user network with restrict=on; capinit says every service
 #              is ready; capctl status exits 0
 #   ssh        a login with the tests' key runs a command

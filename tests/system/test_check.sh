@@ -30,6 +30,17 @@ out=$("$CAPCTL" check -R "$R" -c "$T/c" 2>&1); rc=$?
 t_eq "$rc" 0 "3 good files: exit status 0"
 t_eq "$out" "" "3 good files: no output"
 
+# an empty services directory (what the Debian package installs): valid,
+# and said; a missing one is an error
+mkdir -p "$T/e/services"
+out=$("$CAPCTL" check -R "$R" -c "$T/e" 2>&1); rc=$?
+t_eq "$rc:$out" "0:capctl: no service files in $T/e/services: capinit would start no service (one NAME.svc file each, capinit.svc(5))" \
+  "an empty services directory: exit 0, and check says that capinit would start nothing"
+rmdir "$T/e/services"
+out=$("$CAPCTL" check -R "$R" -c "$T/e" 2>&1); rc=$?
+t_eq "$rc:$out" "111:capctl: fatal: unable to read directory $T/e/services: No such file or directory" \
+  "control: no services directory at all is an error"
+
 # FILE arguments: only the named files are reported; siblings resolve deps
 out=$("$CAPCTL" check -R "$R" "$S/shell.svc" 2>&1); rc=$?
 t_eq "$rc:$out" "0:" "one file whose dependency is a sibling: valid"
