@@ -486,8 +486,13 @@ $(DEB): $(BINS) $(MANS) $(wildcard debian/* debian/source/*) mk/deb.sh | $(DEB_S
 	$(say) DEB $@
 	$(Q)sh mk/deb.sh $(B) $(DEB_ARCH) $(VERSION) build/deb >/dev/null
 
-.PHONY: deb
+.PHONY: deb deb-all
 deb: $(DEB)
+
+# the three architectures' packages, which make check-debian's lintian
+# checks (tests/debian/test_package.sh)
+deb-all: $(DEB)
+	@for a in $(filter-out $(DEB_ARCH),amd64 arm64 armhf); do $(MAKE) --no-print-directory ARCH=$$a deb || exit 1; done
 # ---- end of the Debian package block --------------------------------------
 
 # ---- the Debian image (rootfs/debian/): make debian, boot-debian, check-debian
@@ -529,7 +534,7 @@ debian: $(DEBIAN_DISK)
 boot-debian: debian
 	@sh rootfs/debian/qemu.sh boot $(B)
 
-check-debian: debian $(CHECK_STAMP)
+check-debian: debian deb-all $(CHECK_STAMP)
 	@TIERS=debian UNIT=no sh tests/run $(B)
 # ---- end of the Debian image block ----------------------------------------
 

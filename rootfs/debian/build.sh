@@ -103,7 +103,7 @@ if [ "$(cat "$D/base.key" 2>/dev/null)" != "$base_key" ] || [ ! -f "$D/base/etc/
     --essential-hook="mkdir -p \"\$1/etc/initramfs-tools/conf.d\" && printf 'MODULES=list\n' > \"\$1/etc/initramfs-tools/conf.d/capinit-debian.conf\" && printf '%s\n' $INITRD_MODULES > \"\$1/etc/initramfs-tools/modules\"" \
     --essential-hook="chroot \"\$1\" debconf-set-selections < '$D/preseed.txt'" \
     --customize-hook="sync-out /var/cache/apt/archives '$D/cache'" \
-    --customize-hook="mkdir -p \"\$1$NEW_DAEMON_DEBS/partial\" && chroot \"\$1\" apt-get install -q -y --download-only -o Dir::Cache::Archives=$NEW_DAEMON_DEBS $NEW_DAEMON && rmdir \"\$1$NEW_DAEMON_DEBS/partial\"" \
+    --customize-hook="mkdir -p \"\$1$NEW_DAEMON_DEBS/partial\" && chroot \"\$1\" apt-get install -q -y --download-only -o Dir::Cache::Archives=$NEW_DAEMON_DEBS $NEW_DAEMON && rmdir \"\$1$NEW_DAEMON_DEBS/partial\" && rm -f \"\$1$NEW_DAEMON_DEBS/lock\"" \
     --customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb' \
     bookworm "$D/base" "$sources" > "$D/mmdebstrap.log" 2>&1 ||
     { tail -n 30 "$D/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $D/mmdebstrap.log)"; }

@@ -55,6 +55,9 @@ sed 's|^module(load="imuxsock")|module(load="imuxsock" SysSock.Name="/var/lib/rs
   /etc/rsyslog.conf > /etc/capinit/rsyslog.conf
 [ "$(diff /etc/rsyslog.conf /etc/capinit/rsyslog.conf | grep -c '^[<>]')" = 2 ] ||
   { echo "configure.sh: rsyslog.conf has no line module(load=\"imuxsock\") to change" >&2; exit 1; }
+# GRUB's settings, which grub-pc's postinst would write from its template:
+# update-grub (tests/debian/test_boot_entry.sh) reads them
+cp /usr/share/grub/default/grub /etc/default/grub
 # capinit's service logs (not in /var/log, which rsyslog may write)
 mkdir -p /var/lib/capinit/log
 
