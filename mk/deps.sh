@@ -17,6 +17,8 @@
 # which runs ARCH's programs here: the image builder, the tests), image-ARCH
 # (qemu-system for ARCH).  A PACKAGE:ARCH needs ARCH enabled in dpkg
 # (dpkg --add-architecture, then apt-get update): done here, as root.
+# pkg:NAME asks for the one package NAME (NAME:ARCH too): for the tests
+# (tests/debian/test_deps_lock.sh) and for one-off use.
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
@@ -52,6 +54,15 @@ for group in "$@"; do
     user-*) triplet "${group#user-}" >/dev/null; want="$want qemu-user-static" ;;
     image-*) triplet "${group#image-}" >/dev/null; want="$want $pkgs_image qemu-system-arm qemu-user-static" ;;
     debian) want="$want $pkgs_debian" ;;
+    pkg:*)
+      p=${group#pkg:}
+      # a name, not an option or several words for apt-get
+      case $p in
+        [a-z0-9]*) case $p in *[!a-z0-9.+:-]*) p= ;; esac ;;
+        *) p= ;;
+      esac
+      [ -n "$p" ] || { echo "mk/deps.sh: fatal: not a package name: $group" >&2; exit 100; }
+      want="$want $p" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
 done
