@@ -19,6 +19,16 @@
 # which runs ARCH's programs here: the image builder, the tests), image-ARCH
 # (qemu-system for ARCH).  A PACKAGE:ARCH needs ARCH enabled in dpkg
 # (dpkg --add-architecture, then apt-get update): done here, as root.
+# pkg:NAME asks for the one package NAME (NAME:ARCH too): for the tests
+# (tests/debian/test_deps_lock.sh) and for one-off use.
+#
+# Another apt-get or dpkg often holds dpkg's lock on a fresh machine (an
+# unattended upgrade, an install beside the build): apt-get install then
+# waits for it up to DEPS_LOCK_TIMEOUT (600) seconds (DPkg::Lock::Timeout)
+# instead of failing at once, and this says once that it waits and for
+# whom (mk/lock-holder.sh).  Still held after that, it fails and names the
+# holder.  apt-get update waits the same for the package lists' lock
+# (mk/apt-update.sh).  dpkg --add-architecture takes no lock (dpkg 1.21).
 set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
@@ -56,6 +66,15 @@ for group in "$@"; do
     image-*) triplet "${group#image-}" >/dev/null; want="$want $pkgs_image qemu-system-arm qemu-user-static" ;;
     deb) want="$want $pkgs_deb" ;;
     debian) want="$want $pkgs_deb $pkgs_debian" ;;
+    pkg:*)
+      p=${group#pkg:}
+      # a name, not an option or several words for apt-get
+      case $p in
+        [a-z0-9]*) case $p in *[!a-z0-9.+:-]*) p= ;; esac ;;
+        *) p= ;;
+      esac
+      [ -n "$p" ] || { echo "mk/deps.sh: fatal: not a package name: $group" >&2; exit 100; }
+      want="$want $p" ;;
     *) echo "mk/deps.sh: fatal: unknown package group: $group" >&2; exit 100 ;;
   esac
 done
@@ -87,6 +106,39 @@ if [ "$(id -u)" != 0 ]; then
   exit 1
 fi
 
+here=$(dirname "$0")
+timeout=${DEPS_LOCK_TIMEOUT:-600}
+case $timeout in
+  "" | *[!0-9]*) echo "mk/deps.sh: fatal: DEPS_LOCK_TIMEOUT is not a number of seconds: $timeout" >&2; exit 100 ;;
+esac
+export DEPS_LOCK_TIMEOUT="$timeout"  # apt-update.sh waits as long
+dpkg_locks="/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock"
+log=$(mktemp) || exit 111
+trap 'rm -f "$log"' EXIT
+said=
+
+# apt-get install of the missing packages, its output in $log.  It waits
+# for dpkg's lock; a wait that ran out is fatal here, as a refresh of the
+# lists and another try would only wait as long again.  apt-get says
+# C's messages: their words tell the lock's failure from the others.
+# shellcheck disable=SC2086 # $dpkg_locks and $missing: words
+install_missing() {
+  if [ -z "$said" ] && holder=$(sh "$here/lock-holder.sh" $dpkg_locks); then
+    echo "capinit: waiting up to $timeout s for the dpkg lock, held by PID $holder" >&2
+    said=1
+  fi
+  LC_ALL=C apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout="$timeout" \
+    $missing >"$log" 2>&1 && return 0
+  status=$?
+  if grep -q -e '^E: Could not get lock /var/lib/dpkg/' -e '^E: Unable to acquire the dpkg frontend lock' \
+       -e '^E: Unable to lock the administration directory' "$log"; then
+    holder=$(sh "$here/lock-holder.sh" $dpkg_locks) && holder="PID $holder" || holder="a process gone since"
+    echo "capinit: fatal: waited $timeout s for the dpkg lock, held by $holder: let it finish, or run again with a longer DEPS_LOCK_TIMEOUT" >&2
+    exit 111
+  fi
+  return "$status"
+}
+
 echo "capinit: installing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$foreign" ]; then
@@ -94,10 +146,10 @@ if [ -n "$foreign" ]; then
     echo "capinit: enabling the architecture $a in dpkg (dpkg --add-architecture $a)"
     dpkg --add-architecture "$a"
   done
-  sh "$(dirname "$0")/apt-update.sh" -q
+  sh "$here/apt-update.sh" -q
 fi
 # An empty or stale package list makes install fail; refresh once and retry.
-apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
-  sh "$(dirname "$0")/apt-update.sh" -q
-  apt-get install -y -q --no-install-recommends $missing
+install_missing || {
+  sh "$here/apt-update.sh" -q
+  install_missing || { status=$?; cat "$log" >&2; exit "$status"; }
 }
