@@ -47,7 +47,6 @@ if [ -f "$B/sysroot/built-from" ]; then
   built_using=$(awk '{ printf "%s (= %s), ", $1, $2 }' "$B/sysroot/built-from")"musl (= $musl)"
 fi
 
-mkdir -p "$out"
 S=$out/stage-$arch
 rm -rf "$S"
 mkdir -p "$S/DEBIAN" "$S/usr/sbin" "$S/usr/lib/capinit" "$S/usr/share/man/man5" \
