@@ -57,13 +57,21 @@ static void help(void)
 "                             predict each service's credentials after exec\n"
 "                             (ids, securebits, capability sets, AT_SECURE)\n"
 "                             and say in words what it can do\n"
+"  import [-R ROOT] [-o DIR] [--allow-weaker] UNIT...\n"
+"                             systemd units into DIR/NAME.svc (default .),\n"
+"                             never with more privilege; a report of what\n"
+"                             changed, as UNIT:LINE: warning|error: text\n"
 "\n"
 "Options (before or after the verb):\n"
 "  -r DIR    capinit's runtime directory (default /run/capinit); check:\n"
 "            the one no service may write\n"
 "  -c DIR    configuration directory (default /etc/capinit)\n"
 "  -R ROOT   check: look users and groups up in ROOT/etc/passwd and\n"
-"            ROOT/etc/group, to check an image's configuration (default /)\n"
+"            ROOT/etc/group, to check an image's configuration (default /);\n"
+"            import: read units, environment files and users from ROOT\n"
+"  -o DIR    import: where the service files go (default .)\n"
+"  --allow-weaker  import: convert a unit even where capinit cannot make\n"
+"            one of its restrictions (a warning instead of a refusal)\n"
 "  -k K=V    explain: one key of a spec, as capexec -k\n"
 "  -h, --help      this text\n"
 "  -V, --version   print the version\n"
@@ -242,6 +250,7 @@ int main(int argc, char **argv)
   }
   if (!strcmp(a.verb, "check")) return check_main(a.argc, a.argv);
   if (!strcmp(a.verb, "explain")) return explain_main(a.argc, a.argv);
+  if (!strcmp(a.verb, "import")) return import_main(a.argc, a.argv);
   if (control_verb_find(a.verb)) return live_main(a.argc, a.argv);
   strerr_dief3x(100, "unknown verb '", a.verb, "' (capctl --help lists them)");
 }

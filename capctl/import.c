@@ -1,0 +1,503 @@
+/* capctl/import.c -- `capctl import UNIT...`: systemd units into capinit
+ * service files, one per unit (a template's instance is a unit of its
+ * own), and a report: every change of behaviour and every directive
+ * without an equivalent, as UNIT:LINE: warning|error: text.
+ *
+ * It reads files only (the units, their drop-ins and sockets, the
+ * environment files and users of the root imported from) and writes only
+ * DIR/NAME.svc; it runs nothing. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <skalibs/strerr.h>
+
+#include "../conf/fmt.h"
+#include "../conf/xalloc.h"
+#include "capctl.h"
+#include "import.h"
+
+#define USAGE "capctl import [-R ROOT] [-o DIR] [--allow-weaker] UNIT..."
+
+/* Where systemd looks for units, first first (systemd.unit(5)). */
+static char const *const unit_dirs[] = { "/etc/systemd/system", "/run/systemd/system", "/lib/systemd/system",
+                                         "/usr/lib/systemd/system" };
+
+/* ---------------------------------------------------------- the model */
+
+static char *vformat(char const *fmt, va_list ap)
+{
+  char *s = 0;
+  if (fmt_vasprintf(&s, fmt, ap) < 0) strerr_diefu1sys(111, "allocate memory");
+  return s;
+}
+
+static void note_add(imp *m, enum imp_level level, enum imp_key key, char const *where, char *text)
+{
+  m->notes = xreallocarray(m->notes, m->nnotes + 1, sizeof *m->notes);
+  m->notes[m->nnotes].level = level;
+  m->notes[m->nnotes].key = key;
+  m->notes[m->nnotes].where = xstrdup(where ? where : m->unit_name);
+  m->notes[m->nnotes++].text = text;
+  m->counts[level]++;
+}
+
+void imp_say(imp *m, enum imp_level level, enum imp_key key, char const *where, char const *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  note_add(m, level, key, where, vformat(fmt, ap));
+  va_end(ap);
+}
+
+void imp_weaker(imp *m, enum imp_key key, char const *where, char const *fmt, ...)
+{
+  va_list ap;
+  char *text, *s;
+  va_start(ap, fmt);
+  text = vformat(fmt, ap);
+  va_end(ap);
+  s = xmalloc(strlen(text) + 64);
+  sprintf(s, "%s (%s)", text, m->allow_weaker ? "weaker than systemd: --allow-weaker" : "refused: --allow-weaker converts it");
+  free(text);
+  note_add(m, m->allow_weaker ? IMP_WARNING : IMP_ERROR, key, where, s);
+}
+
+static void out_push(imp *m, enum imp_key key, int replace, char const *fmt, va_list ap)
+{
+  char *s = vformat(fmt, ap);
+  if (replace) imp_list_free(&m->out[key]);
+  imp_list_add(&m->out[key], s);
+  free(s);
+}
+
+void imp_set(imp *m, enum imp_key key, char const *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  out_push(m, key, 1, fmt, ap);
+  va_end(ap);
+}
+
+void imp_add(imp *m, enum imp_key key, char const *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  out_push(m, key, 0, fmt, ap);
+  va_end(ap);
+}
+
+char *imp_where(unit_entry const *e)
+{
+  char *s = xmalloc(strlen(e->file) + 16);
+  sprintf(s, "%s:%u", e->file, e->line);
+  return s;
+}
+
+void imp_list_add(imp_list *l, char const *s)
+{
+  l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+  l->v[l->n++] = xstrdup(s);
+}
+
+int imp_list_has(imp_list const *l, char const *s)
+{
+  size_t i;
+  for (i = 0; i < l->n; i++)
+    if (!strcmp(l->v[i], s)) return 1;
+  return 0;
+}
+
+int imp_list_has_name(imp_list const *l, char const *name)
+{
+  size_t i, n = strlen(name);
+  for (i = 0; i < l->n; i++)
+    if (!strncmp(l->v[i], name, n) && l->v[i][n] == '=') return 1;
+  return 0;
+}
+
+void imp_list_free(imp_list *l)
+{
+  size_t i;
+  for (i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  l->v = 0;
+  l->n = 0;
+}
+
+void imp_paths_add(imp_paths *p, char const *path, int optional, char const *where)
+{
+  p->v = xreallocarray(p->v, p->n + 1, sizeof *p->v);
+  p->v[p->n].path = xstrdup(path);
+  p->v[p->n].optional = optional;
+  p->v[p->n++].where = xstrdup(where);
+}
+
+static void paths_free(imp_paths *p)
+{
+  size_t i;
+  for (i = 0; i < p->n; i++) free(p->v[i].path), free(p->v[i].where);
+  free(p->v);
+}
+
+static void cmds_free(imp_cmds *c)
+{
+  size_t i;
+  for (i = 0; i < c->n; i++) unit_argv_free(c->v[i].argv), free(c->v[i].where);
+  free(c->v);
+}
+
+void imp_free(imp *m)
+{
+  imp_list *lists[] = { &m->env, &m->groups, &m->securebits, &m->rlimits, &m->after, &m->depends, &m->listen, &m->device_allow };
+  imp_paths *paths[] = { &m->read_write, &m->read_only, &m->binds, &m->binds_ro, &m->made_dirs };
+  imp_cmds *cmds[] = { &m->start, &m->start_pre, &m->start_post, &m->stop, &m->reload };
+  char *texts[] = { m->description, m->type_where, m->user, m->group, m->user_where, m->bounding_where, m->nnp_where,
+                    m->kill_mode, m->restart, m->stop_signal, m->umask, m->directory, m->root_dir, m->tty,
+                    m->dir_mode[0], m->dir_mode[1], m->dir_mode[2], m->dir_mode[3] };
+  size_t i;
+  for (i = 0; i < sizeof lists / sizeof lists[0]; i++) imp_list_free(lists[i]);
+  for (i = 0; i < sizeof paths / sizeof paths[0]; i++) paths_free(paths[i]);
+  for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) cmds_free(cmds[i]);
+  for (i = 0; i < sizeof texts / sizeof texts[0]; i++) free(texts[i]);
+  for (i = 0; i < O_COUNT; i++) imp_list_free(&m->out[i]);
+  for (i = 0; i < m->nnotes; i++) free(m->notes[i].where), free(m->notes[i].text);
+  free(m->notes);
+}
+
+/* ---------------------------------------------------------- the files */
+
+static int is_file(char const *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *import_find_unit(char const *root, char const *dir, char const *name)
+{
+  char path[4096];
+  size_t i;
+  if (dir) {
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (is_file(path)) return xstrdup(path);
+  }
+  for (i = 0; i < sizeof unit_dirs / sizeof unit_dirs[0]; i++) {
+    snprintf(path, sizeof path, "%s%s/%s", root, unit_dirs[i], name);
+    if (is_file(path)) return xstrdup(path);
+  }
+  return 0;
+}
+
+static char *read_all(char const *path, size_t *len)
+{
+  FILE *f = fopen(path, "r");
+  char *buf;
+  if (!f) return 0;
+  buf = xmalloc(1u << 20);
+  *len = fread(buf, 1, (1u << 20) - 1, f);
+  fclose(f);
+  return buf;
+}
+
+static void parse_file(unit *u, char const *path, char const *report_name)
+{
+  size_t len = 0;
+  char *buf = read_all(path, &len);
+  if (buf) unit_parse_buffer(u, report_name, buf, len);
+  free(buf);
+}
+
+typedef struct dropin_s {
+  char *base, *path, *report;
+} dropin;
+
+static int dropin_cmp(void const *a, void const *b)
+{
+  return strcmp(((dropin const *)a)->base, ((dropin const *)b)->base);
+}
+
+/* NAME.d/ *.conf of one directory, unless a file of that name came first */
+static void dropins_of(char const *dir, char const *name, dropin **v, size_t *n)
+{
+  char path[4096];
+  DIR *d;
+  struct dirent *de;
+  snprintf(path, sizeof path, "%s/%s.d", dir, name);
+  if (!(d = opendir(path))) return;
+  while ((de = readdir(d))) {
+    size_t k = strlen(de->d_name), i;
+    if (k < 6 || strcmp(de->d_name + k - 5, ".conf")) continue;
+    for (i = 0; i < *n && strcmp((*v)[i].base, de->d_name); i++) {}
+    if (i < *n) continue;
+    *v = xreallocarray(*v, *n + 1, sizeof **v);
+    (*v)[*n].base = xstrdup(de->d_name);
+    snprintf(path, sizeof path, "%s/%s.d/%s", dir, name, de->d_name);
+    (*v)[*n].path = xstrdup(path);
+    snprintf(path, sizeof path, "%s.d/%s", name, de->d_name);
+    (*v)[(*n)++].report = xstrdup(path);
+  }
+  closedir(d);
+}
+
+/* The drop-ins of the unit (and of its template), in the order of their
+ * file names across every unit directory, as systemd applies them. */
+static void read_dropins(unit *u, char const *root, char const *dir, char const *const names[2])
+{
+  dropin *v = 0;
+  size_t n = 0, i, j;
+  char path[4096];
+  for (j = 0; j < 2 && names[j]; j++) {
+    if (dir) dropins_of(dir, names[j], &v, &n);
+    for (i = 0; i < sizeof unit_dirs / sizeof unit_dirs[0]; i++) {
+      snprintf(path, sizeof path, "%s%s", root, unit_dirs[i]);
+      if (!dir || strcmp(path, dir)) dropins_of(path, names[j], &v, &n);
+    }
+  }
+  qsort(v, n, sizeof *v, dropin_cmp);
+  for (i = 0; i < n; i++) {
+    parse_file(u, v[i].path, v[i].report);
+    free(v[i].base), free(v[i].path), free(v[i].report);
+  }
+  free(v);
+}
+
+/* ------------------------------------------------------------- a unit */
+
+typedef struct import_args_s {
+  char const *root, *outdir;
+  int allow_weaker;
+  imp_list names;          /* the services of this run */
+  size_t counts[3];        /* converted, with warnings, refused */
+} import_args;
+
+static int name_valid(char const *s)
+{
+  size_t n = strlen(s);
+  return n && n <= 64 && s[0] != '.' && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@-") == n;
+}
+
+/* The unit's name from an argument: the file's name, or the argument. */
+static char *unit_name_of(char const *arg)
+{
+  char const *slash = strrchr(arg, '/');
+  return xstrdup(slash ? slash + 1 : arg);
+}
+
+/* "getty@tty1.service" -> prefix "getty", instance "tty1"; a template
+ * "getty@.service" has instance "" until DefaultInstance= gives one. */
+static void split_name(char *full, char **prefix, char **instance)
+{
+  char *at = strchr(full, '@'), *dot = strrchr(full, '.');
+  *prefix = xstrndup(full, (size_t)((at ? at : dot) - full));
+  *instance = at ? xstrndup(at + 1, (size_t)(dot - at - 1)) : 0;
+}
+
+static void refuse(import_args *a, char const *unit_name, char const *fmt, char const *arg)
+{
+  printf("%s: error: ", unit_name);
+  printf(fmt, arg);
+  printf("\ncapctl: import: %s: refused\n", unit_name);
+  a->counts[2]++;
+}
+
+/* A link in a unit directory: to /dev/null, a masked unit; to another
+ * name, an alias.  NULL when path is the unit itself. */
+static char const *link_problem(char const *path, char const *unit_name, char *buf, size_t len)
+{
+  ssize_t n = readlink(path, buf, len - 1);
+  char const *base;
+  if (n < 0) return 0;
+  buf[n] = 0;
+  if (!strcmp(buf, "/dev/null")) return "masked (a link to /dev/null): nothing to import%s";
+  base = strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
+  if (strcmp(base, unit_name)) {
+    memmove(buf, base, strlen(base) + 1);
+    return "an alias of %s: import that one";
+  }
+  return 0;
+}
+
+/* The unit's file: the path given, or the unit's (or its template's) in
+ * ROOT's unit directories.  *file_name: the name of the file read. */
+static char *locate(import_args *a, char const *arg, char const *unit_name, char const *prefix, char const *instance,
+                    char **file_name)
+{
+  char tmpl[512], *path;
+  if (strchr(arg, '/')) path = is_file(arg) ? xstrdup(arg) : 0;
+  else path = import_find_unit(a->root, 0, unit_name);
+  *file_name = xstrdup(unit_name);
+  if (path || !instance || !*instance) return path;
+  snprintf(tmpl, sizeof tmpl, "%s@.service", prefix);
+  if (strchr(arg, '/')) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(arg, '/') - arg), arg);
+    path = import_find_unit(a->root, dir, tmpl);
+  } else {
+    path = import_find_unit(a->root, 0, tmpl);
+  }
+  free(*file_name);
+  *file_name = xstrdup(tmpl);
+  return path;
+}
+
+static char const *entry_value(unit const *u, char const *section, char const *key)
+{
+  size_t i;
+  char const *v = 0;
+  for (i = 0; i < u->n; i++)
+    if (!strcmp(u->v[i].section, section) && !strcmp(u->v[i].key, key)) v = u->v[i].value;
+  return v;
+}
+
+/* The report of one unit: its warnings and errors, then what became of it. */
+static void report(import_args *a, imp const *m, char const *out)
+{
+  static char const *const words[] = { "note", "warning", "error" };
+  size_t i;
+  for (i = 0; i < m->nnotes; i++)
+    if (m->notes[i].level != IMP_NOTE) printf("%s: %s: %s\n", m->notes[i].where, words[m->notes[i].level], m->notes[i].text);
+  if (m->counts[IMP_ERROR]) {
+    printf("capctl: import: %s: refused\n", m->unit_name);
+    a->counts[2]++;
+  } else if (m->counts[IMP_WARNING]) {
+    printf("capctl: import: %s: converted with %zu warning%s: %s\n", m->unit_name, m->counts[IMP_WARNING],
+           m->counts[IMP_WARNING] == 1 ? "" : "s", out);
+    a->counts[1]++;
+  } else {
+    printf("capctl: import: %s: converted: %s\n", m->unit_name, out);
+    a->counts[0]++;
+  }
+}
+
+/* Every line of u through the table, the keys decided, the file written. */
+static void convert(import_args *a, unit const *u, imp *m)
+{
+  char out[4096];
+  size_t i;
+  for (i = 0; i < u->nbad; i++) {
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%u", u->bad[i].file, u->bad[i].line);
+    imp_say(m, IMP_WARNING, O_NONE, where, "%s", u->bad[i].text);
+  }
+  for (i = 0; i < u->n; i++) import_entry(m, &u->v[i]);
+  import_decide(m);
+  snprintf(out, sizeof out, "%s/%s.svc", a->outdir, m->name);
+  if (!m->counts[IMP_ERROR] && import_write(m, out) < 0) strerr_diefu2sys(111, "write ", out);
+  report(a, m, out);
+}
+
+static void imp_init(imp *m, import_args const *a, char const *unit_name, char const *name, char const *dir)
+{
+  memset(m, 0, sizeof *m);
+  m->root = a->root;
+  m->unit_name = unit_name;
+  m->name = name;
+  m->dir = dir;
+  m->outdir = a->outdir;
+  m->importing = &a->names;
+  m->allow_weaker = a->allow_weaker;
+  m->nnp = -1;
+  m->enabled = 1;
+}
+
+/* A template without an instance takes its DefaultInstance=. */
+static int instance_of(import_args *a, unit const *u, char **unit_name, char const *prefix, char **instance)
+{
+  char const *def = entry_value(u, "Install", "DefaultInstance");
+  if (!*instance || **instance) return 0;
+  if (!def) {
+    refuse(a, *unit_name, "a template without DefaultInstance=: name an instance, as %s@INSTANCE.service", prefix);
+    return -1;
+  }
+  free(*instance);
+  *instance = xstrdup(def);
+  free(*unit_name);
+  *unit_name = xmalloc(strlen(prefix) + strlen(def) + 10);
+  sprintf(*unit_name, "%s@%s.service", prefix, def);
+  return 0;
+}
+
+static void import_unit(import_args *a, unit const *u, char const *unit_name, char const *prefix, char const *instance,
+                        char const *dir)
+{
+  char *name = xstrndup(unit_name, strlen(unit_name) - 8);
+  char const *user = entry_value(u, "Service", "User");
+  imp m;
+  if (!name_valid(name)) {
+    refuse(a, unit_name, "%s is not a service name of capinit's (letters, digits, _ . @ -; at most 64)", name);
+    free(name);
+    return;
+  }
+  imp_init(&m, a, unit_name, name, dir);
+  m.names.full = unit_name;
+  m.names.prefix = prefix;
+  m.names.instance = instance;
+  m.names.user = user ? user : "root";
+  m.names.home = user ? "/nonexistent" : "/root";
+  convert(a, u, &m);
+  imp_free(&m);
+  free(name);
+}
+
+static void import_one(import_args *a, char const *arg)
+{
+  char *unit_name = unit_name_of(arg), *prefix = 0, *instance = 0, *file_name = 0, *path, *dir = 0, link[4096];
+  char const *problem, *names[2] = { 0, 0 };
+  unit u = { 0 };
+  size_t n = strlen(unit_name);
+  if (n <= 8 || strcmp(unit_name + n - 8, ".service")) {
+    refuse(a, unit_name, "%s", "not a .service unit: capctl import reads services");
+    free(unit_name);
+    return;
+  }
+  split_name(unit_name, &prefix, &instance);
+  path = locate(a, arg, unit_name, prefix, instance, &file_name);
+  if (!path) refuse(a, unit_name, "%s", "no such unit");
+  else if ((problem = link_problem(path, file_name, link, sizeof link))) refuse(a, unit_name, problem, link);
+  else {
+    dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+    parse_file(&u, path, file_name);
+    names[0] = unit_name;
+    names[1] = strcmp(file_name, unit_name) ? file_name : 0;
+    read_dropins(&u, a->root, dir, names);
+    if (instance_of(a, &u, &unit_name, prefix, &instance) == 0) import_unit(a, &u, unit_name, prefix, instance, dir);
+  }
+  unit_free(&u);
+  free(dir), free(path), free(file_name), free(prefix), free(instance), free(unit_name);
+}
+
+int import_main(int argc, char **argv)
+{
+  import_args a = { .root = "", .outdir = "." };
+  int i, c;
+  for (i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--allow-weaker")) {
+      a.allow_weaker = 1;
+      memmove(argv + i, argv + i + 1, (size_t)(argc - i) * sizeof *argv);
+      argc--, i--;
+    }
+  while ((c = getopt(argc, argv, "+R:o:h")) != -1) {
+    switch (c) {
+      case 'R': a.root = strcmp(optarg, "/") ? optarg : ""; break;
+      case 'o': a.outdir = optarg; break;
+      case 'h': explain_help(); return 0;
+      default: strerr_dieusage(100, USAGE);
+    }
+  }
+  if (optind == argc) strerr_dieusage(100, USAGE);
+  for (i = optind; i < argc; i++) {
+    char *u = unit_name_of(argv[i]), *dot = strrchr(u, '.');
+    if (dot) *dot = 0;
+    imp_list_add(&a.names, u);
+    free(u);
+  }
+  for (i = optind; i < argc; i++) import_one(&a, argv[i]);
+  printf("capctl: import: %zu converted, %zu converted with warnings, %zu refused\n", a.counts[0], a.counts[1], a.counts[2]);
+  imp_list_free(&a.names);
+  return a.counts[2] ? 1 : 0;
+}

@@ -1,0 +1,179 @@
+/* capctl/import.h -- capctl import: a systemd unit, read as systemd would
+ * run it, into one capinit service file that never grants more.
+ *
+ * import_map.c holds the table of directives (one row each: how it maps,
+ * or why it cannot), import_exec.c the command lines, import_decide.c the
+ * choice of capinit's keys once every line is read, import_out.c the
+ * service file and its comments, import.c the verb: files, templates,
+ * drop-ins, the report. */
+#ifndef CAPINIT_CAPCTL_IMPORT_H
+#define CAPINIT_CAPCTL_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "unit_parse.h"
+
+/* A line of the report: a note changes nothing the service may do or
+ * how it runs; a warning is a change of behaviour, or a restriction
+ * capinit cannot make that does not touch privilege; an error refuses the
+ * unit (with --allow-weaker a missing restriction is a warning instead). */
+enum imp_level { IMP_NOTE, IMP_WARNING, IMP_ERROR };
+
+/* The keys of the service file written, in the order they are written. */
+enum imp_key {
+  O_DESCRIPTION, O_TYPE, O_COMMAND, O_STOP_COMMAND, O_READY, O_DIRECTORY,
+  O_ENVIRONMENT, O_UMASK, O_RLIMIT, O_USER, O_GROUP, O_GROUPS, O_MODE,
+  O_SECUREBITS, O_BOUNDING, O_CAPABILITIES, O_NNP, O_READ_ONLY, O_READ_WRITE,
+  O_BIND, O_BIND_RO, O_ROOT_DIRECTORY, O_PRIVATE_TMP, O_PRIVATE_DEVICES,
+  O_DEVICES, O_PROC_SUBSET, O_NETWORK, O_USER_NAMESPACES, O_SYSTEM_CALLS,
+  O_LISTEN, O_DEPENDS, O_AFTER, O_READY_TIMEOUT, O_RESTART, O_RESTART_DELAY,
+  O_STOP_SIGNAL, O_STOP_TIMEOUT, O_LOG, O_ENABLED,
+  O_NONE,                  /* a comment of its own, after the keys */
+  O_COUNT
+};
+
+typedef struct imp_note_s {
+  enum imp_level level;
+  enum imp_key key;        /* the key the comment stands above */
+  char *where;             /* "ssh.service:12" */
+  char *text;
+} imp_note;
+
+typedef struct imp_list_s {
+  char **v;
+  size_t n;
+} imp_list;
+
+typedef struct imp_cmd_s {
+  char **argv;             /* expanded, prefixes removed */
+  unsigned flags;          /* EXEC_* of unit_parse.h */
+  char *where;
+} imp_cmd;
+
+typedef struct imp_cmds_s {
+  imp_cmd *v;
+  size_t n;
+} imp_cmds;
+
+/* A path of ReadWritePaths= and the like, with its '-' (may be missing) */
+typedef struct imp_path_s {
+  char *path;
+  int optional;
+  char *where;
+} imp_path;
+
+typedef struct imp_paths_s {
+  imp_path *v;
+  size_t n;
+} imp_paths;
+
+enum imp_type { T_SIMPLE, T_EXEC, T_NOTIFY, T_FORKING, T_ONESHOT, T_IDLE, T_DBUS };
+enum imp_protect { P_NO, P_YES, P_FULL, P_STRICT };
+
+/* One unit, as read: what systemd would apply, then the keys chosen. */
+typedef struct imp_s {
+  /* given */
+  char const *root;        /* "" for the running system */
+  char const *unit_name;   /* "postfix@-.service" */
+  char const *name;        /* the service's name: "postfix@-" */
+  char const *dir;         /* the unit's directory, for its .socket */
+  char const *outdir;
+  imp_list const *importing;   /* the names of this run's services */
+  int allow_weaker;
+  unit_names names;
+  /* read from the unit */
+  char *description;
+  enum imp_type type;
+  char *type_where;
+  int remain_after_exit;
+  imp_cmds start, start_pre, start_post, stop, reload;
+  imp_list env;            /* NAME=VALUE, the last one of a name wins */
+  char *user, *group, *user_where;
+  imp_list groups;
+  uint64_t bounding, ambient;
+  int bounding_set;
+  char *bounding_where;
+  imp_list securebits;
+  int nnp;                 /* -1 unset */
+  char *nnp_where;
+  enum imp_protect protect_system;
+  int protect_home;        /* 0 no, 1 yes or tmpfs, 2 read-only */
+  imp_paths read_write, read_only, binds, binds_ro;
+  imp_paths made_dirs;     /* optional: which of /run, /var/lib, /var/log, /var/cache */
+  int private_tmp, private_devices, private_network, proc_subset;
+  int private_devices_set, device_policy_closed;
+  imp_list devices;
+  int restrict_ns, restrict_ns_other, restrict_suid, native_only;
+  int protect_proc, protect_tunables, protect_cgroups, protect_hostname;
+  int stdout_null, stderr_kind, tty_stdin;  /* stderr: 0 inherit, 1 null, 2 other */
+  uint64_t drop;           /* ProtectKernelModules= and the like */
+  char *dir_mode[4];       /* RuntimeDirectoryMode= ... CacheDirectoryMode= */
+  imp_list device_allow;   /* "WHERE SPEC" */
+  unsigned syscalls_deny;  /* capinit's groups (conf/syscalls.h) */
+  char *kill_mode;
+  uint32_t stop_timeout_ms, start_timeout_ms, restart_delay_ms;
+  char *restart, *stop_signal, *umask, *directory, *root_dir;
+  imp_list rlimits;        /* "nofile = 16384" */
+  imp_list after, depends, listen;
+  int log_none, enabled;
+  char *tty;               /* TTYPath= */
+  /* the result */
+  imp_list out[O_COUNT];   /* the values of each key (several for the
+                              repeatable ones) */
+  imp_note *notes;
+  size_t nnotes;
+  size_t counts[3];        /* by level */
+} imp;
+
+/* A line of the report and a comment of the service file. */
+void imp_say(imp *m, enum imp_level level, enum imp_key key, char const *where, char const *fmt, ...)
+  __attribute__((format(printf, 5, 6)));
+/* A restriction without an equivalent: an error, or with --allow-weaker
+ * a warning. */
+void imp_weaker(imp *m, enum imp_key key, char const *where, char const *fmt, ...)
+  __attribute__((format(printf, 4, 5)));
+void imp_set(imp *m, enum imp_key key, char const *fmt, ...) __attribute__((format(printf, 3, 4)));
+void imp_add(imp *m, enum imp_key key, char const *fmt, ...) __attribute__((format(printf, 3, 4)));
+char *imp_where(unit_entry const *e);
+
+void imp_list_add(imp_list *l, char const *s);
+int imp_list_has(imp_list const *l, char const *s);
+/* NAME=... in l */
+int imp_list_has_name(imp_list const *l, char const *name);
+void imp_list_free(imp_list *l);
+void imp_paths_add(imp_paths *p, char const *path, int optional, char const *where);
+
+/* import_map.c: one assignment of the unit, through the table */
+void import_entry(imp *m, unit_entry const *e);
+/* import_map.c: capability names of systemd ("CAP_SYS_TIME") into a
+ * mask; -1 with the unknown name in *bad */
+int import_caps(char const *v, uint64_t *mask, int *invert, char const **bad);
+
+/* import_exec.c: an Exec line into m's list (expanded once every line is
+ * read: the environment is the unit's whole one) */
+void import_exec_line(imp *m, imp_cmds *list, unit_entry const *e, char const *v);
+void import_exec_expand(imp *m);
+/* argv as a line of sh, and as capinit's command value (malloc'd) */
+char *import_sh_line(char *const *argv);
+char *import_svc_line(char *const *argv);
+
+/* import_cmd.c: the command of the service file (the main one, its
+ * foreground form, what runs before it: prelude, sh lines), the stop and
+ * reload lines; as_root: whether the command runs as uid 0 */
+void import_commands(imp *m, imp_list const *prelude, int as_root);
+
+/* import_decide.c: the keys, once every line is read */
+void import_decide(imp *m);
+
+/* import_out.c: the service file, or -1 with errno */
+int import_write(imp const *m, char const *path);
+/* a value quoted for capinit's command syntax, into a malloc'd string */
+char *svc_quote(char const *word);
+
+void imp_free(imp *m);
+
+/* import.c: the file of a unit beside dir, or in root's unit directories */
+char *import_find_unit(char const *root, char const *dir, char const *name);
+
+#endif
