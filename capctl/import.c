@@ -168,14 +168,16 @@ void imp_free(imp *m)
   for (i = 0; i < O_COUNT; i++) imp_list_free(&m->out[i]);
   for (i = 0; i < m->nnotes; i++) free(m->notes[i].where), free(m->notes[i].text);
   free(m->notes);
+  free(m->unit_name), free(m->name), free(m->dir);
 }
 
 /* ---------------------------------------------------------- the files */
 
+/* A unit's file, or a link in its place (a masked unit, an alias). */
 static int is_file(char const *path)
 {
   struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+  return lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
 }
 
 char *import_find_unit(char const *root, char const *dir, char const *name)
@@ -271,7 +273,9 @@ static void read_dropins(unit *u, char const *root, char const *dir, char const 
 typedef struct import_args_s {
   char const *root, *outdir;
   int allow_weaker;
-  imp_list names;          /* the services of this run */
+  imp **v;                 /* each unit given, in order: NULL when it was */
+  char **refusals;         /* refused before it was read, with why */
+  size_t n;
   size_t counts[3];        /* converted, with warnings, refused */
 } import_args;
 
@@ -297,12 +301,14 @@ static void split_name(char *full, char **prefix, char **instance)
   *instance = at ? xstrndup(at + 1, (size_t)(dot - at - 1)) : 0;
 }
 
+/* A unit refused before it was read: its report, for finish(). */
 static void refuse(import_args *a, char const *unit_name, char const *fmt, char const *arg)
 {
-  printf("%s: error: ", unit_name);
-  printf(fmt, arg);
-  printf("\ncapctl: import: %s: refused\n", unit_name);
-  a->counts[2]++;
+  char text[1024], *s;
+  snprintf(text, sizeof text, fmt, arg);
+  s = xmalloc(strlen(text) + 2 * strlen(unit_name) + 64);
+  sprintf(s, "%s: error: %s\ncapctl: import: %s: refused\n", unit_name, text, unit_name);
+  a->refusals[a->n] = s;
 }
 
 /* A link in a unit directory: to /dev/null, a masked unit; to another
@@ -313,7 +319,7 @@ static char const *link_problem(char const *path, char const *unit_name, char *b
   char const *base;
   if (n < 0) return 0;
   buf[n] = 0;
-  if (!strcmp(buf, "/dev/null")) return "masked (a link to /dev/null): nothing to import%s";
+  if (!strcmp(buf, "/dev/null")) return "masked (a link to %s): nothing to import";
   base = strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
   if (strcmp(base, unit_name)) {
     memmove(buf, base, strlen(base) + 1);
@@ -374,10 +380,9 @@ static void report(import_args *a, imp const *m, char const *out)
   }
 }
 
-/* Every line of u through the table, the keys decided, the file written. */
-static void convert(import_args *a, unit const *u, imp *m)
+/* Every line of u through the table, the keys decided. */
+static void convert(unit const *u, imp *m)
 {
-  char out[4096];
   size_t i;
   for (i = 0; i < u->nbad; i++) {
     char where[4200];
@@ -386,12 +391,33 @@ static void convert(import_args *a, unit const *u, imp *m)
   }
   for (i = 0; i < u->n; i++) import_entry(m, &u->v[i]);
   import_decide(m);
-  snprintf(out, sizeof out, "%s/%s.svc", a->outdir, m->name);
-  if (!m->counts[IMP_ERROR] && import_write(m, out) < 0) strerr_diefu2sys(111, "write ", out);
-  report(a, m, out);
 }
 
-static void imp_init(imp *m, import_args const *a, char const *unit_name, char const *name, char const *dir)
+/* Once every unit is read: the dependencies among those converted, then
+ * each file and its report, in the order given. */
+static void finish(import_args *a)
+{
+  imp_list converted = { 0, 0 };
+  char out[4096];
+  size_t i;
+  for (i = 0; i < a->n; i++)
+    if (a->v[i] && !a->v[i]->counts[IMP_ERROR]) imp_list_add(&converted, a->v[i]->name);
+  for (i = 0; i < a->n; i++) {
+    imp *m = a->v[i];
+    if (!m) {
+      fputs(a->refusals[i], stdout);
+      a->counts[2]++;
+      continue;
+    }
+    import_deps(m, &converted);
+    snprintf(out, sizeof out, "%s/%s.svc", a->outdir, m->name);
+    if (!m->counts[IMP_ERROR] && import_write(m, out) < 0) strerr_diefu2sys(111, "write ", out);
+    report(a, m, out);
+  }
+  imp_list_free(&converted);
+}
+
+static void imp_init(imp *m, import_args const *a, char *unit_name, char *name, char *dir)
 {
   memset(m, 0, sizeof *m);
   m->root = a->root;
@@ -399,7 +425,6 @@ static void imp_init(imp *m, import_args const *a, char const *unit_name, char c
   m->name = name;
   m->dir = dir;
   m->outdir = a->outdir;
-  m->importing = &a->names;
   m->allow_weaker = a->allow_weaker;
   m->nnp = -1;
   m->enabled = 1;
@@ -427,21 +452,22 @@ static void import_unit(import_args *a, unit const *u, char const *unit_name, ch
 {
   char *name = xstrndup(unit_name, strlen(unit_name) - 8);
   char const *user = entry_value(u, "Service", "User");
-  imp m;
+  imp *m;
   if (!name_valid(name)) {
     refuse(a, unit_name, "%s is not a service name of capinit's (letters, digits, _ . @ -; at most 64)", name);
     free(name);
     return;
   }
-  imp_init(&m, a, unit_name, name, dir);
-  m.names.full = unit_name;
-  m.names.prefix = prefix;
-  m.names.instance = instance;
-  m.names.user = user ? user : "root";
-  m.names.home = user ? "/nonexistent" : "/root";
-  convert(a, u, &m);
-  imp_free(&m);
-  free(name);
+  m = xcalloc(1, sizeof *m);
+  imp_init(m, a, xstrdup(unit_name), name, xstrdup(dir));
+  m->names.full = m->unit_name;
+  m->names.prefix = prefix;
+  m->names.instance = instance;
+  m->names.user = user ? user : "root";
+  m->names.home = user ? "/nonexistent" : "/root";
+  convert(u, m);
+  m->names.prefix = m->names.instance = m->names.user = 0;
+  a->v[a->n] = m;
 }
 
 static void import_one(import_args *a, char const *arg)
@@ -490,14 +516,15 @@ int import_main(int argc, char **argv)
     }
   }
   if (optind == argc) strerr_dieusage(100, USAGE);
-  for (i = optind; i < argc; i++) {
-    char *u = unit_name_of(argv[i]), *dot = strrchr(u, '.');
-    if (dot) *dot = 0;
-    imp_list_add(&a.names, u);
-    free(u);
-  }
-  for (i = optind; i < argc; i++) import_one(&a, argv[i]);
+  a.v = xcalloc((size_t)(argc - optind), sizeof *a.v);
+  a.refusals = xcalloc((size_t)(argc - optind), sizeof *a.refusals);
+  for (i = optind; i < argc; i++, a.n++) import_one(&a, argv[i]);
+  finish(&a);
   printf("capctl: import: %zu converted, %zu converted with warnings, %zu refused\n", a.counts[0], a.counts[1], a.counts[2]);
-  imp_list_free(&a.names);
+  for (i = 0; i < (int)a.n; i++) {
+    if (a.v[i]) imp_free(a.v[i]);
+    free(a.v[i]), free(a.refusals[i]);
+  }
+  free(a.v), free(a.refusals);
   return a.counts[2] ? 1 : 0;
 }

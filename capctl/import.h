@@ -75,11 +75,10 @@ enum imp_protect { P_NO, P_YES, P_FULL, P_STRICT };
 typedef struct imp_s {
   /* given */
   char const *root;        /* "" for the running system */
-  char const *unit_name;   /* "postfix@-.service" */
-  char const *name;        /* the service's name: "postfix@-" */
-  char const *dir;         /* the unit's directory, for its .socket */
+  char *unit_name;         /* "postfix@-.service" */
+  char *name;              /* the service's name: "postfix@-" */
+  char *dir;               /* the unit's directory, for its .socket */
   char const *outdir;
-  imp_list const *importing;   /* the names of this run's services */
   int allow_weaker;
   unit_names names;
   /* read from the unit */
@@ -163,8 +162,10 @@ char *import_svc_line(char *const *argv);
  * reload lines; as_root: whether the command runs as uid 0 */
 void import_commands(imp *m, imp_list const *prelude, int as_root);
 
-/* import_decide.c: the keys, once every line is read */
+/* import_decide.c: the keys, once every line is read; then depends and
+ * after, once every unit of the run is (converted: their names) */
 void import_decide(imp *m);
+void import_deps(imp *m, imp_list const *converted);
 
 /* import_out.c: the service file, or -1 with errno */
 int import_write(imp const *m, char const *path);

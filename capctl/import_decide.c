@@ -407,16 +407,17 @@ static void sockets(imp *m)
   }
 }
 
-/* depends = only a service of capinit's: one of this run, or already in
- * the directory written; otherwise after, which starts nothing. */
-static void deps(imp *m)
+/* depends = only a service of capinit's: one converted in this run, or
+ * already in the directory written; otherwise after, which starts
+ * nothing. */
+void import_deps(imp *m, imp_list const *converted)
 {
   char path[4096];
   size_t i;
   for (i = 0; i < m->depends.n; i++) {
     char const *d = m->depends.v[i];
     snprintf(path, sizeof path, "%s/%s.svc", m->outdir, d);
-    if (imp_list_has(m->importing, d) || access(path, F_OK) == 0) imp_add(m, O_DEPENDS, "%s", d);
+    if (imp_list_has(converted, d) || access(path, F_OK) == 0) imp_add(m, O_DEPENDS, "%s", d);
     else {
       imp_say(m, IMP_WARNING, O_DEPENDS, m->unit_name, "Requires=%s.service: not a service of capinit's (import it"
               " too): after = %s orders only", d, d);
@@ -470,7 +471,6 @@ void import_decide(imp *m)
   dirs(m, as_root, read_only, &rw, &prelude);
   import_commands(m, &prelude, as_root);
   sockets(m);
-  deps(m);
   run_keys(m);
   imp_list_free(&rw);
   imp_list_free(&prelude);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../conf/names.h"
 #include "../conf/xalloc.h"
@@ -103,13 +104,35 @@ static void expand_cmd(imp const *m, imp_cmd *c)
   c->argv = out;
 }
 
+/* A program named without a path: systemd looks for it in a fixed
+ * search path (systemd.service(5)); so does import, in the root. */
+static void resolve_program(imp *m, imp_cmd *c)
+{
+  static char const *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
+  char full[4096], path[4096];
+  size_t i;
+  if (c->argv[0][0] == '/') return;
+  for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    snprintf(path, sizeof path, "%s/%s", dirs[i], c->argv[0]);
+    snprintf(full, sizeof full, "%s%s", m->root, path);
+    if (access(full, X_OK) == 0) {
+      free(c->argv[0]);
+      c->argv[0] = xstrdup(path);
+      return;
+    }
+  }
+  imp_say(m, IMP_ERROR, O_COMMAND, c->where, "%s: not in systemd's search path of programs, in %s/", c->argv[0], m->root);
+}
+
 void import_exec_expand(imp *m)
 {
   imp_cmds *lists[] = { &m->start, &m->start_pre, &m->start_post, &m->stop, &m->reload };
   size_t i, j;
   for (i = 0; i < sizeof lists / sizeof lists[0]; i++)
-    for (j = 0; j < lists[i]->n; j++)
+    for (j = 0; j < lists[i]->n; j++) {
       if (!(lists[i]->v[j].flags & EXEC_NO_ENV)) expand_cmd(m, &lists[i]->v[j]);
+      if (lists[i]->v[j].argv[0]) resolve_program(m, &lists[i]->v[j]);
+    }
 }
 
 char *svc_quote(char const *word)
