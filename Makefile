@@ -342,6 +342,10 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 # capctl's command line is tested alone (it is not in conf/)
 $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
+# capctl import, alone: the unit syntax and the mapping (capctl/ is not in conf/)
+$(B)/tests/unit/test_import: $(patsubst %,$(B)/obj/capctl/%.o,unit_parse import import_map import_keys import_exec \
+  import_cmd import_decide import_out)
+
 # the bounded step of PID 1, alone (init/ is not in conf/), with its clock
 # and reader
 $(B)/tests/unit/test_step: $(B)/obj/init/step.o $(B)/obj/inspect/clock.o $(B)/obj/inspect/file.o

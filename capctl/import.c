@@ -165,7 +165,7 @@ void imp_free(imp *m)
   for (i = 0; i < sizeof paths / sizeof paths[0]; i++) paths_free(paths[i]);
   for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) cmds_free(cmds[i]);
   for (i = 0; i < sizeof texts / sizeof texts[0]; i++) free(texts[i]);
-  for (i = 0; i < O_COUNT; i++) imp_list_free(&m->out[i]);
+  for (i = 0; i < IK_COUNT; i++) imp_list_free(&m->out[i]);
   for (i = 0; i < m->nnotes; i++) free(m->notes[i].where), free(m->notes[i].text);
   free(m->notes);
   free(m->unit_name), free(m->name), free(m->dir);
@@ -387,7 +387,7 @@ static void convert(unit const *u, imp *m)
   for (i = 0; i < u->nbad; i++) {
     char where[4200];
     snprintf(where, sizeof where, "%s:%u", u->bad[i].file, u->bad[i].line);
-    imp_say(m, IMP_WARNING, O_NONE, where, "%s", u->bad[i].text);
+    imp_say(m, IMP_WARNING, IK_NONE, where, "%s", u->bad[i].text);
   }
   for (i = 0; i < u->n; i++) import_entry(m, &u->v[i]);
   import_decide(m);

@@ -22,15 +22,15 @@ enum imp_level { IMP_NOTE, IMP_WARNING, IMP_ERROR };
 
 /* The keys of the service file written, in the order they are written. */
 enum imp_key {
-  O_DESCRIPTION, O_TYPE, O_COMMAND, O_STOP_COMMAND, O_READY, O_DIRECTORY,
-  O_ENVIRONMENT, O_UMASK, O_RLIMIT, O_USER, O_GROUP, O_GROUPS, O_MODE,
-  O_SECUREBITS, O_BOUNDING, O_CAPABILITIES, O_NNP, O_READ_ONLY, O_READ_WRITE,
-  O_BIND, O_BIND_RO, O_ROOT_DIRECTORY, O_PRIVATE_TMP, O_PRIVATE_DEVICES,
-  O_DEVICES, O_PROC_SUBSET, O_NETWORK, O_USER_NAMESPACES, O_SYSTEM_CALLS,
-  O_LISTEN, O_DEPENDS, O_AFTER, O_READY_TIMEOUT, O_RESTART, O_RESTART_DELAY,
-  O_STOP_SIGNAL, O_STOP_TIMEOUT, O_LOG, O_ENABLED,
-  O_NONE,                  /* a comment of its own, after the keys */
-  O_COUNT
+  IK_DESCRIPTION, IK_TYPE, IK_COMMAND, IK_STOP_COMMAND, IK_READY, IK_DIRECTORY,
+  IK_ENVIRONMENT, IK_UMASK, IK_RLIMIT, IK_USER, IK_GROUP, IK_GROUPS, IK_MODE,
+  IK_SECUREBITS, IK_BOUNDING, IK_CAPABILITIES, IK_NNP, IK_READ_ONLY, IK_READ_WRITE,
+  IK_BIND, IK_BIND_RO, IK_ROOT_DIRECTORY, IK_PRIVATE_TMP, IK_PRIVATE_DEVICES,
+  IK_DEVICES, IK_PROC_SUBSET, IK_NETWORK, IK_USER_NAMESPACES, IK_SYSTEM_CALLS,
+  IK_LISTEN, IK_DEPENDS, IK_AFTER, IK_READY_TIMEOUT, IK_RESTART, IK_RESTART_DELAY,
+  IK_STOP_SIGNAL, IK_STOP_TIMEOUT, IK_LOG, IK_ENABLED,
+  IK_NONE,                  /* a comment of its own, after the keys */
+  IK_COUNT
 };
 
 typedef struct imp_note_s {
@@ -118,7 +118,7 @@ typedef struct imp_s {
   int log_none, enabled;
   char *tty;               /* TTYPath= */
   /* the result */
-  imp_list out[O_COUNT];   /* the values of each key (several for the
+  imp_list out[IK_COUNT];   /* the values of each key (several for the
                               repeatable ones) */
   imp_note *notes;
   size_t nnotes;

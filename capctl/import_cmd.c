@@ -113,7 +113,7 @@ static int foreground(imp *m, imp_cmd *c)
     return -1;
   }
   after = import_svc_line(c->argv);
-  imp_say(m, IMP_NOTE, O_COMMAND, m->type_where, "Type=forking: %s stays in the foreground as %s, and capinit"
+  imp_say(m, IMP_NOTE, IK_COMMAND, m->type_where, "Type=forking: %s stays in the foreground as %s, and capinit"
           " supervises it", before, after);
   free(before);
   free(after);
@@ -150,7 +150,7 @@ static char *pre_line(imp *m, imp_cmd const *c, int as_root)
 {
   char *line = import_sh_line(c->argv), *s;
   if ((c->flags & (EXEC_FULL_PRIVILEGE | EXEC_NO_CREDENTIALS)) && !as_root)
-    imp_say(m, IMP_WARNING, O_COMMAND, c->where, "%s: systemd runs it as root; here it runs with the service's"
+    imp_say(m, IMP_WARNING, IK_COMMAND, c->where, "%s: systemd runs it as root; here it runs with the service's"
             " credentials, and may fail", line);
   if (!(c->flags & EXEC_IGNORE_FAILURE)) return line;
   s = xmalloc(strlen(line) + 12);
@@ -178,12 +178,12 @@ static void main_command(imp *m, imp_list const *prelude, int as_root)
   }
   if (!lines.n) {
     body = import_svc_line(m->start.v[last].argv);
-    imp_set(m, O_COMMAND, "%s", body);
+    imp_set(m, IK_COMMAND, "%s", body);
   } else {
     char *s = script(&lines, &m->start.v[last], 1);
     body = sh_command(s);
     free(s);
-    imp_set(m, O_COMMAND, "%s", body);
+    imp_set(m, IK_COMMAND, "%s", body);
   }
   free(body);
   imp_list_free(&lines);
@@ -193,16 +193,16 @@ static void main_command(imp *m, imp_list const *prelude, int as_root)
 static void main_flags(imp *m, imp_cmd *c)
 {
   if (c->flags & EXEC_ARGV0) {
-    imp_say(m, IMP_WARNING, O_COMMAND, c->where, "'@': capinit cannot give the program another argv[0] (%s)", c->argv[1]);
+    imp_say(m, IMP_WARNING, IK_COMMAND, c->where, "'@': capinit cannot give the program another argv[0] (%s)", c->argv[1]);
     int i;
     free(c->argv[1]);
     for (i = 1; c->argv[i]; i++) c->argv[i] = c->argv[i + 1];
   }
   if ((c->flags & EXEC_IGNORE_FAILURE) && m->type != T_ONESHOT && (!m->restart || strcmp(m->restart, "always")))
-    imp_say(m, IMP_WARNING, O_COMMAND, c->where, "'-': capinit counts a non-zero exit as a failure (restart = %s)",
+    imp_say(m, IMP_WARNING, IK_COMMAND, c->where, "'-': capinit counts a non-zero exit as a failure (restart = %s)",
             m->restart ? m->restart : "never");
   if ((c->flags & EXEC_IGNORE_FAILURE) && m->type == T_ONESHOT)
-    imp_say(m, IMP_WARNING, O_COMMAND, c->where, "'-': capinit counts a non-zero exit of a oneshot as a failure");
+    imp_say(m, IMP_WARNING, IK_COMMAND, c->where, "'-': capinit counts a non-zero exit of a oneshot as a failure");
 }
 
 /* kill -SIG $MAINPID, or /bin/kill -s SIG $MAINPID: the signal, or NULL */
@@ -241,16 +241,16 @@ static void stop_longrun(imp *m)
     char *line;
     if (sig && signal_from_name(sig) > 0) {
       imp_set_text(&m->stop_signal, sig);
-      imp_say(m, IMP_NOTE, O_STOP_SIGNAL, c->where, "ExecStop: capinit sends SIG%s itself", sig);
+      imp_say(m, IMP_NOTE, IK_STOP_SIGNAL, c->where, "ExecStop: capinit sends SIG%s itself", sig);
       continue;
     }
     if (ssd_retry(m, c->argv) == 0) {
-      imp_say(m, IMP_NOTE, O_STOP_SIGNAL, c->where, "ExecStop: capinit sends SIG%s itself, and SIGKILL after"
+      imp_say(m, IMP_NOTE, IK_STOP_SIGNAL, c->where, "ExecStop: capinit sends SIG%s itself, and SIGKILL after"
               " stop-timeout", m->stop_signal);
       continue;
     }
     line = import_svc_line(c->argv);
-    imp_say(m, IMP_WARNING, O_STOP_SIGNAL, c->where, "ExecStop=%s: capinit stops a longrun with its stop-signal (%s),"
+    imp_say(m, IMP_WARNING, IK_STOP_SIGNAL, c->where, "ExecStop=%s: capinit stops a longrun with its stop-signal (%s),"
             " then SIGKILL: the command is not run", line, m->stop_signal ? m->stop_signal : "TERM");
     free(line);
   }
@@ -264,7 +264,7 @@ static void stop_oneshot(imp *m)
   if (!m->stop.n) return;
   if (m->stop.n == 1 && !(m->stop.v[0].flags & EXEC_IGNORE_FAILURE)) {
     body = import_svc_line(m->stop.v[0].argv);
-    imp_set(m, O_STOP_COMMAND, "%s", body);
+    imp_set(m, IK_STOP_COMMAND, "%s", body);
     free(body);
     return;
   }
@@ -278,7 +278,7 @@ static void stop_oneshot(imp *m)
     body = sh_command(s);
     free(s);
   }
-  imp_set(m, O_STOP_COMMAND, "%s", body);
+  imp_set(m, IK_STOP_COMMAND, "%s", body);
   free(body);
   imp_list_free(&lines);
 }
@@ -291,9 +291,9 @@ static void reload_lines(imp *m)
     char const *sig = kill_mainpid(c->argv);
     char *line = import_svc_line(c->argv);
     if (sig)
-      imp_say(m, IMP_NOTE, O_NONE, c->where, "ExecReload=%s: capctl signal %s %s", line, sig, m->name);
+      imp_say(m, IMP_NOTE, IK_NONE, c->where, "ExecReload=%s: capctl signal %s %s", line, sig, m->name);
     else if (strcmp(line, "/bin/true"))
-      imp_say(m, IMP_WARNING, O_NONE, c->where, "ExecReload=%s: capinit has no reload of a service: run it by hand", line);
+      imp_say(m, IMP_WARNING, IK_NONE, c->where, "ExecReload=%s: capinit has no reload of a service: run it by hand", line);
     free(line);
   }
 }
@@ -304,22 +304,22 @@ static void type_of(imp *m)
 {
   imp_cmd *c = &m->start.v[m->start.n - 1];
   if (m->type == T_ONESHOT) {
-    imp_set(m, O_TYPE, "oneshot");
+    imp_set(m, IK_TYPE, "oneshot");
     if (!m->remain_after_exit)
-      imp_say(m, IMP_NOTE, O_TYPE, m->type_where, "Type=oneshot: a oneshot of capinit's stays up once it exited 0"
+      imp_say(m, IMP_NOTE, IK_TYPE, m->type_where, "Type=oneshot: a oneshot of capinit's stays up once it exited 0"
               " (as RemainAfterExit=yes)");
   } else if (m->type == T_NOTIFY) {
-    imp_set(m, O_READY, "notify");
+    imp_set(m, IK_READY, "notify");
   } else if (m->type == T_FORKING && foreground(m, c) < 0) {
     char *line = import_svc_line(c->argv);
-    imp_set(m, O_TYPE, "oneshot");
+    imp_set(m, IK_TYPE, "oneshot");
     m->type = T_ONESHOT;
-    imp_say(m, IMP_WARNING, O_TYPE, m->type_where, "Type=forking: capctl import knows no foreground flag of %s:"
+    imp_say(m, IMP_WARNING, IK_TYPE, m->type_where, "Type=forking: capctl import knows no foreground flag of %s:"
             " a oneshot starts the daemon, which capinit then neither watches nor restarts%s", line,
             m->stop.n ? "" : "; nothing stops it (no ExecStop=)");
     free(line);
   } else if (m->type == T_DBUS || m->type == T_IDLE) {
-    imp_say(m, IMP_NOTE, O_READY, m->type_where, "Type=%s: ready when executed", m->type == T_DBUS ? "dbus" : "idle");
+    imp_say(m, IMP_NOTE, IK_READY, m->type_where, "Type=%s: ready when executed", m->type == T_DBUS ? "dbus" : "idle");
   }
 }
 
@@ -327,11 +327,11 @@ void import_commands(imp *m, imp_list const *prelude, int as_root)
 {
   size_t i;
   if (!m->start.n) {
-    imp_say(m, IMP_ERROR, O_COMMAND, m->unit_name, "no ExecStart=: nothing to run");
+    imp_say(m, IMP_ERROR, IK_COMMAND, m->unit_name, "no ExecStart=: nothing to run");
     return;
   }
   if (m->type != T_ONESHOT && m->start.n > 1) {
-    imp_say(m, IMP_ERROR, O_COMMAND, m->start.v[1].where, "more than one ExecStart= in a service that is not"
+    imp_say(m, IMP_ERROR, IK_COMMAND, m->start.v[1].where, "more than one ExecStart= in a service that is not"
             " Type=oneshot: systemd refuses it too");
     return;
   }
@@ -339,7 +339,7 @@ void import_commands(imp *m, imp_list const *prelude, int as_root)
   main_flags(m, &m->start.v[m->start.n - 1]);
   main_command(m, prelude, as_root);
   for (i = 0; i < m->start_post.n; i++)
-    imp_say(m, IMP_WARNING, O_COMMAND, m->start_post.v[i].where, "ExecStartPost: capinit runs nothing after the"
+    imp_say(m, IMP_WARNING, IK_COMMAND, m->start_post.v[i].where, "ExecStartPost: capinit runs nothing after the"
             " command has started: not run");
   if (m->type == T_ONESHOT) stop_oneshot(m);
   else stop_longrun(m);

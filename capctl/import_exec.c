@@ -28,7 +28,7 @@ void import_exec_line(imp *m, imp_cmds *list, unit_entry const *e, char const *v
   argv = unit_exec_split(v, &flags, &argc, &err);
   if (!argv) {
     char *w = imp_where(e);
-    imp_say(m, IMP_ERROR, O_COMMAND, w, "%s=%s: %s", e->key, e->value, err);
+    imp_say(m, IMP_ERROR, IK_COMMAND, w, "%s=%s: %s", e->key, e->value, err);
     free(w);
     return;
   }
@@ -121,7 +121,7 @@ static void resolve_program(imp *m, imp_cmd *c)
       return;
     }
   }
-  imp_say(m, IMP_ERROR, O_COMMAND, c->where, "%s: not in systemd's search path of programs, in %s/", c->argv[0], m->root);
+  imp_say(m, IMP_ERROR, IK_COMMAND, c->where, "%s: not in systemd's search path of programs, in %s/", c->argv[0], m->root);
 }
 
 void import_exec_expand(imp *m)

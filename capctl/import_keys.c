@@ -19,7 +19,7 @@ static char **words_of(imp *m, unit_entry const *e, char const *v, size_t *n)
   char **w = unit_words(v, n, &err);
   if (!w) {
     char *where = imp_where(e);
-    imp_say(m, IMP_ERROR, O_NONE, where, "%s=%s: %s", e->key, e->value, err);
+    imp_say(m, IMP_ERROR, IK_NONE, where, "%s=%s: %s", e->key, e->value, err);
     free(where);
   }
   return w;
@@ -58,7 +58,7 @@ void h_env_file(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   snprintf(full, sizeof full, "%s%s", m->root, v + optional);
   f = fopen(full, "r");
   if (!f) {
-    imp_say(m, optional ? IMP_NOTE : IMP_WARNING, O_ENVIRONMENT, w, "EnvironmentFile=%s: %s does not exist%s", v,
+    imp_say(m, optional ? IMP_NOTE : IMP_WARNING, IK_ENVIRONMENT, w, "EnvironmentFile=%s: %s does not exist%s", v,
             v + optional, optional ? "" : ": systemd would not start the service");
     free(w);
     return;
@@ -75,7 +75,7 @@ void h_env_file(imp *m, unit_entry const *e, char const *v, imp_row const *r)
     unit_argv_free(words);
   }
   fclose(f);
-  imp_say(m, IMP_WARNING, O_ENVIRONMENT, w, "EnvironmentFile=%s: read now (capinit reads no environment file):"
+  imp_say(m, IMP_WARNING, IK_ENVIRONMENT, w, "EnvironmentFile=%s: read now (capinit reads no environment file):"
           " import again after changing it", v);
   free(w);
 }
@@ -136,7 +136,7 @@ static void caps_line(imp *m, unit_entry const *e, char const *v, uint64_t *set,
   char const *bad;
   if (import_caps(v, &mask, &invert, &bad) < 0) {
     char *w = imp_where(e);
-    imp_say(m, IMP_ERROR, O_BOUNDING, w, "%s=%s: unknown capability '%s'", e->key, e->value, bad);
+    imp_say(m, IMP_ERROR, IK_BOUNDING, w, "%s=%s: unknown capability '%s'", e->key, e->value, bad);
     free(w);
     return;
   }
@@ -170,7 +170,7 @@ void h_securebits(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   for (i = 0; w && i < n; i++) {
     if (securebit_from_name(w[i]) < 0) {
       char *where = imp_where(e);
-      imp_say(m, IMP_ERROR, O_SECUREBITS, where, "SecureBits=%s: unknown securebit '%s'", v, w[i]);
+      imp_say(m, IMP_ERROR, IK_SECUREBITS, where, "SecureBits=%s: unknown securebit '%s'", v, w[i]);
       free(where);
     } else if (!imp_list_has(&m->securebits, w[i])) {
       imp_list_add(&m->securebits, w[i]);
@@ -278,13 +278,13 @@ void h_syscall_filter(imp *m, unit_entry const *e, char const *v, imp_row const 
   (void)r;
   if (w && !n) m->syscalls_deny = 0;
   else if (w && !invert)
-    imp_weaker(m, O_SYSTEM_CALLS, where, "SystemCallFilter=%s: an allow list: capinit's filter denies groups,"
+    imp_weaker(m, IK_SYSTEM_CALLS, where, "SystemCallFilter=%s: an allow list: capinit's filter denies groups,"
                " it cannot allow only some calls", e->value);
   for (i = 0; w && invert && i < n; i++) {
     int g = syscall_group_from_name(w[i]);
     if (g >= 0) m->syscalls_deny |= 1u << g;
     else
-      imp_say(m, IMP_WARNING, O_SYSTEM_CALLS, where, "SystemCallFilter=~%s: capinit's filter has no such group%s", w[i],
+      imp_say(m, IMP_WARNING, IK_SYSTEM_CALLS, where, "SystemCallFilter=~%s: capinit's filter has no such group%s", w[i],
               w[i][0] == '@' ? " (it has the groups of capinit.svc(5), SYSTEM CALLS)" : ": it denies groups, not calls");
   }
   unit_argv_free(w);
@@ -397,7 +397,7 @@ void h_limit(imp *m, unit_entry const *e, char const *v, imp_row const *r)
     return;
   }
   where = imp_where(e);
-  imp_say(m, IMP_WARNING, O_RLIMIT, where, "%s=%s: not a limit capctl import can write: the service gets capinit's", e->key, v);
+  imp_say(m, IMP_WARNING, IK_RLIMIT, where, "%s=%s: not a limit capctl import can write: the service gets capinit's", e->key, v);
   free(where);
 }
 
@@ -435,10 +435,10 @@ void h_timeout(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   char *where = imp_where(e);
   (void)r;
   if (ms < 0 || ms > 86400000) {
-    imp_say(m, IMP_WARNING, O_STOP_TIMEOUT, where, "%s=%s: not a time capinit takes (at most 24h)", e->key, v);
+    imp_say(m, IMP_WARNING, IK_STOP_TIMEOUT, where, "%s=%s: not a time capinit takes (at most 24h)", e->key, v);
   } else {
     if (!strcmp(v, "infinity") || !ms)
-      imp_say(m, IMP_NOTE, O_STOP_TIMEOUT, where, "%s=%s: capinit waits at most 24h", e->key, v);
+      imp_say(m, IMP_NOTE, IK_STOP_TIMEOUT, where, "%s=%s: capinit waits at most 24h", e->key, v);
     if (!ms) ms = 86400000;
     if (strcmp(e->key, "TimeoutStopSec")) m->start_timeout_ms = (uint32_t)ms;
     if (strcmp(e->key, "TimeoutStartSec")) m->stop_timeout_ms = (uint32_t)ms;
@@ -452,10 +452,10 @@ void h_restart_sec(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   char *where = imp_where(e);
   (void)r;
   if (ms < 0 || ms > 30000)
-    imp_say(m, IMP_WARNING, O_RESTART_DELAY, where, "RestartSec=%s: capinit's restart-delay is at most 30s", v);
+    imp_say(m, IMP_WARNING, IK_RESTART_DELAY, where, "RestartSec=%s: capinit's restart-delay is at most 30s", v);
   else {
     m->restart_delay_ms = (uint32_t)(ms ? ms : 1);
-    imp_say(m, IMP_NOTE, O_RESTART_DELAY, where, "RestartSec=%s: capinit waits this after a quick end, and doubles it"
+    imp_say(m, IMP_NOTE, IK_RESTART_DELAY, where, "RestartSec=%s: capinit waits this after a quick end, and doubles it"
             " after each further one", v);
   }
   free(where);
@@ -469,10 +469,10 @@ void h_restart(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   else if (!strcmp(v, "always") || !strcmp(v, "on-failure")) imp_set_text(&m->restart, v);
   else if (!strcmp(v, "on-abnormal") || !strcmp(v, "on-abort") || !strcmp(v, "on-watchdog")) {
     imp_set_text(&m->restart, "on-failure");
-    imp_say(m, IMP_WARNING, O_RESTART, where, "Restart=%s: capinit's on-failure also restarts after a non-zero exit", v);
+    imp_say(m, IMP_WARNING, IK_RESTART, where, "Restart=%s: capinit's on-failure also restarts after a non-zero exit", v);
   } else {
     imp_set_text(&m->restart, "always");
-    imp_say(m, IMP_WARNING, O_RESTART, where, "Restart=%s: capinit has no such policy: always", v);
+    imp_say(m, IMP_WARNING, IK_RESTART, where, "Restart=%s: capinit has no such policy: always", v);
   }
   free(where);
 }
@@ -482,13 +482,13 @@ void h_kill_mode(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   char *where = imp_where(e);
   (void)r;
   if (!strcmp(v, "process") || !strcmp(v, "none"))
-    imp_say(m, IMP_WARNING, O_STOP_SIGNAL, where, "KillMode=%s: capinit signals the command's whole process group"
+    imp_say(m, IMP_WARNING, IK_STOP_SIGNAL, where, "KillMode=%s: capinit signals the command's whole process group"
             " (what left it, as a login's session, is not signalled), then SIGKILLs the group", v);
   else if (!strcmp(v, "mixed"))
-    imp_say(m, IMP_NOTE, O_STOP_SIGNAL, where, "KillMode=mixed: capinit sends the stop-signal to the whole process"
+    imp_say(m, IMP_NOTE, IK_STOP_SIGNAL, where, "KillMode=mixed: capinit sends the stop-signal to the whole process"
             " group, not to the main process alone");
   else
-    imp_say(m, IMP_NOTE, O_STOP_SIGNAL, where, "KillMode=%s: capinit signals the process group (it has no control"
+    imp_say(m, IMP_NOTE, IK_STOP_SIGNAL, where, "KillMode=%s: capinit signals the process group (it has no control"
             " groups: a process that left the group is not signalled)", v);
   free(where);
 }
@@ -500,7 +500,7 @@ void h_kill_signal(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   if (signal_from_name(name) > 0) imp_set_text(&m->stop_signal, name);
   else {
     char *where = imp_where(e);
-    imp_say(m, IMP_WARNING, O_STOP_SIGNAL, where, "KillSignal=%s: not a signal capinit names: TERM", v);
+    imp_say(m, IMP_WARNING, IK_STOP_SIGNAL, where, "KillSignal=%s: not a signal capinit names: TERM", v);
     free(where);
   }
 }
@@ -513,7 +513,7 @@ void h_stdout(imp *m, unit_entry const *e, char const *v, imp_row const *r)
   else m->stderr_kind = null ? 1 : !strcmp(v, "inherit") ? 0 : 2;
   if (!null && strncmp(v, "journal", 7) && strcmp(v, "inherit") && strcmp(v, "tty") && strncmp(v, "kmsg", 4)) {
     char *where = imp_where(e);
-    imp_say(m, IMP_WARNING, O_LOG, where, "%s=%s: capinit logs the output (log = file)", e->key, v);
+    imp_say(m, IMP_WARNING, IK_LOG, where, "%s=%s: capinit logs the output (log = file)", e->key, v);
     free(where);
   }
 }
