@@ -22,9 +22,8 @@ char const *PROG = "capctl";
 
 #define USAGE "capctl check [-R ROOT] [-r DIR] [-c DIR | FILE...]"
 
-static void help(void)
-{
-  fputs(
+/* what help() prints */
+static char const help_text[] =
 "usage: capctl [OPTIONS] VERB [OPTIONS] [ARGS...]\n"
 "\n"
 "Live (talk to a running capinit; -r DIR or $CAPINIT_RUNDIR names its\n"
@@ -82,7 +81,11 @@ static void help(void)
 "launch, verify found a difference, or capinit answered with an error; 3\n"
 "status: a service is not up; 100 wrong usage; 111 a system call failed (the\n"
 "services directory unreadable, capinit not reachable).\n"
-"See capctl(8), capinit(8) and capinit.svc(5).\n", stdout);
+"See capctl(8), capinit(8) and capinit.svc(5).\n";
+
+static void help(void)
+{
+  fputs(help_text, stdout);
 }
 
 static int is_named(char *const *files, size_t n, char const *path)
