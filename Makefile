@@ -343,8 +343,8 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
 # capctl import, alone: the unit syntax and the mapping (capctl/ is not in conf/)
-$(B)/tests/unit/test_import: $(patsubst %,$(B)/obj/capctl/%.o,unit_parse import import_map import_keys import_exec \
-  import_cmd import_decide import_out)
+$(B)/tests/unit/test_import: $(patsubst %,$(B)/obj/capctl/%.o,unit_parse import import_model import_files import_map \
+  import_keys import_exec import_cmd import_decide import_out)
 
 # the bounded step of PID 1, alone (init/ is not in conf/), with its clock
 # and reader

@@ -21,252 +21,13 @@
 #include "../conf/xalloc.h"
 #include "capctl.h"
 #include "import.h"
+#include "import_decide.h"
+#include "import_files.h"
+#include "import_map.h"
+#include "import_model.h"
+#include "import_out.h"
 
 #define USAGE "capctl import [-R ROOT] [-o DIR] [--allow-weaker] UNIT..."
-
-/* Where systemd looks for units, first first (systemd.unit(5)). */
-static char const *const unit_dirs[] = { "/etc/systemd/system", "/run/systemd/system", "/lib/systemd/system",
-                                         "/usr/lib/systemd/system" };
-
-/* ---------------------------------------------------------- the model */
-
-static char *vformat(char const *fmt, va_list ap)
-{
-  char *s = 0;
-  if (fmt_vasprintf(&s, fmt, ap) < 0) strerr_diefu1sys(111, "allocate memory");
-  return s;
-}
-
-static void note_add(imp *m, enum imp_level level, enum imp_key key, char const *where, char *text)
-{
-  m->notes = xreallocarray(m->notes, m->nnotes + 1, sizeof *m->notes);
-  m->notes[m->nnotes].level = level;
-  m->notes[m->nnotes].key = key;
-  m->notes[m->nnotes].where = xstrdup(where ? where : m->unit_name);
-  m->notes[m->nnotes++].text = text;
-  m->counts[level]++;
-}
-
-void imp_say(imp *m, enum imp_level level, enum imp_key key, char const *where, char const *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  note_add(m, level, key, where, vformat(fmt, ap));
-  va_end(ap);
-}
-
-void imp_weaker(imp *m, enum imp_key key, char const *where, char const *fmt, ...)
-{
-  va_list ap;
-  char *text, *s;
-  va_start(ap, fmt);
-  text = vformat(fmt, ap);
-  va_end(ap);
-  s = xmalloc(strlen(text) + 64);
-  sprintf(s, "%s (%s)", text, m->allow_weaker ? "weaker than systemd: --allow-weaker" : "refused: --allow-weaker converts it");
-  free(text);
-  note_add(m, m->allow_weaker ? IMP_WARNING : IMP_ERROR, key, where, s);
-}
-
-static void out_push(imp *m, enum imp_key key, int replace, char const *fmt, va_list ap)
-{
-  char *s = vformat(fmt, ap);
-  if (replace) imp_list_free(&m->out[key]);
-  imp_list_add(&m->out[key], s);
-  free(s);
-}
-
-void imp_set(imp *m, enum imp_key key, char const *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  out_push(m, key, 1, fmt, ap);
-  va_end(ap);
-}
-
-void imp_add(imp *m, enum imp_key key, char const *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  out_push(m, key, 0, fmt, ap);
-  va_end(ap);
-}
-
-char *imp_where(unit_entry const *e)
-{
-  char *s = xmalloc(strlen(e->file) + 16);
-  sprintf(s, "%s:%u", e->file, e->line);
-  return s;
-}
-
-void imp_list_add(imp_list *l, char const *s)
-{
-  l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
-  l->v[l->n++] = xstrdup(s);
-}
-
-int imp_list_has(imp_list const *l, char const *s)
-{
-  size_t i;
-  for (i = 0; i < l->n; i++)
-    if (!strcmp(l->v[i], s)) return 1;
-  return 0;
-}
-
-int imp_list_has_name(imp_list const *l, char const *name)
-{
-  size_t i, n = strlen(name);
-  for (i = 0; i < l->n; i++)
-    if (!strncmp(l->v[i], name, n) && l->v[i][n] == '=') return 1;
-  return 0;
-}
-
-void imp_list_free(imp_list *l)
-{
-  size_t i;
-  for (i = 0; i < l->n; i++) free(l->v[i]);
-  free(l->v);
-  l->v = 0;
-  l->n = 0;
-}
-
-void imp_paths_add(imp_paths *p, char const *path, int optional, char const *where)
-{
-  p->v = xreallocarray(p->v, p->n + 1, sizeof *p->v);
-  p->v[p->n].path = xstrdup(path);
-  p->v[p->n].optional = optional;
-  p->v[p->n++].where = xstrdup(where);
-}
-
-static void paths_free(imp_paths *p)
-{
-  size_t i;
-  for (i = 0; i < p->n; i++) free(p->v[i].path), free(p->v[i].where);
-  free(p->v);
-}
-
-static void cmds_free(imp_cmds *c)
-{
-  size_t i;
-  for (i = 0; i < c->n; i++) unit_argv_free(c->v[i].argv), free(c->v[i].where);
-  free(c->v);
-}
-
-void imp_free(imp *m)
-{
-  imp_list *lists[] = { &m->env, &m->groups, &m->securebits, &m->rlimits, &m->after, &m->depends, &m->listen, &m->device_allow };
-  imp_paths *paths[] = { &m->read_write, &m->read_only, &m->binds, &m->binds_ro, &m->made_dirs };
-  imp_cmds *cmds[] = { &m->start, &m->start_pre, &m->start_post, &m->stop, &m->reload };
-  char *texts[] = { m->description, m->type_where, m->user, m->group, m->user_where, m->bounding_where, m->nnp_where,
-                    m->kill_mode, m->restart, m->stop_signal, m->umask, m->directory, m->root_dir, m->tty,
-                    m->dir_mode[0], m->dir_mode[1], m->dir_mode[2], m->dir_mode[3] };
-  size_t i;
-  for (i = 0; i < sizeof lists / sizeof lists[0]; i++) imp_list_free(lists[i]);
-  for (i = 0; i < sizeof paths / sizeof paths[0]; i++) paths_free(paths[i]);
-  for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) cmds_free(cmds[i]);
-  for (i = 0; i < sizeof texts / sizeof texts[0]; i++) free(texts[i]);
-  for (i = 0; i < IK_COUNT; i++) imp_list_free(&m->out[i]);
-  for (i = 0; i < m->nnotes; i++) free(m->notes[i].where), free(m->notes[i].text);
-  free(m->notes);
-  free(m->unit_name), free(m->name), free(m->dir);
-}
-
-/* ---------------------------------------------------------- the files */
-
-/* A unit's file, or a link in its place (a masked unit, an alias). */
-static int is_file(char const *path)
-{
-  struct stat st;
-  return lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
-}
-
-char *import_find_unit(char const *root, char const *dir, char const *name)
-{
-  char path[4096];
-  size_t i;
-  if (dir) {
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (is_file(path)) return xstrdup(path);
-  }
-  for (i = 0; i < sizeof unit_dirs / sizeof unit_dirs[0]; i++) {
-    snprintf(path, sizeof path, "%s%s/%s", root, unit_dirs[i], name);
-    if (is_file(path)) return xstrdup(path);
-  }
-  return 0;
-}
-
-static char *read_all(char const *path, size_t *len)
-{
-  FILE *f = fopen(path, "r");
-  char *buf;
-  if (!f) return 0;
-  buf = xmalloc(1u << 20);
-  *len = fread(buf, 1, (1u << 20) - 1, f);
-  fclose(f);
-  return buf;
-}
-
-static void parse_file(unit *u, char const *path, char const *report_name)
-{
-  size_t len = 0;
-  char *buf = read_all(path, &len);
-  if (buf) unit_parse_buffer(u, report_name, buf, len);
-  free(buf);
-}
-
-typedef struct dropin_s {
-  char *base, *path, *report;
-} dropin;
-
-static int dropin_cmp(void const *a, void const *b)
-{
-  return strcmp(((dropin const *)a)->base, ((dropin const *)b)->base);
-}
-
-/* NAME.d/ *.conf of one directory, unless a file of that name came first */
-static void dropins_of(char const *dir, char const *name, dropin **v, size_t *n)
-{
-  char path[4096];
-  DIR *d;
-  struct dirent *de;
-  snprintf(path, sizeof path, "%s/%s.d", dir, name);
-  if (!(d = opendir(path))) return;
-  while ((de = readdir(d))) {
-    size_t k = strlen(de->d_name), i;
-    if (k < 6 || strcmp(de->d_name + k - 5, ".conf")) continue;
-    for (i = 0; i < *n && strcmp((*v)[i].base, de->d_name); i++) {}
-    if (i < *n) continue;
-    *v = xreallocarray(*v, *n + 1, sizeof **v);
-    (*v)[*n].base = xstrdup(de->d_name);
-    snprintf(path, sizeof path, "%s/%s.d/%s", dir, name, de->d_name);
-    (*v)[*n].path = xstrdup(path);
-    snprintf(path, sizeof path, "%s.d/%s", name, de->d_name);
-    (*v)[(*n)++].report = xstrdup(path);
-  }
-  closedir(d);
-}
-
-/* The drop-ins of the unit (and of its template), in the order of their
- * file names across every unit directory, as systemd applies them. */
-static void read_dropins(unit *u, char const *root, char const *dir, char const *const names[2])
-{
-  dropin *v = 0;
-  size_t n = 0, i, j;
-  char path[4096];
-  for (j = 0; j < 2 && names[j]; j++) {
-    if (dir) dropins_of(dir, names[j], &v, &n);
-    for (i = 0; i < sizeof unit_dirs / sizeof unit_dirs[0]; i++) {
-      snprintf(path, sizeof path, "%s%s", root, unit_dirs[i]);
-      if (!dir || strcmp(path, dir)) dropins_of(path, names[j], &v, &n);
-    }
-  }
-  qsort(v, n, sizeof *v, dropin_cmp);
-  for (i = 0; i < n; i++) {
-    parse_file(u, v[i].path, v[i].report);
-    free(v[i].base), free(v[i].path), free(v[i].report);
-  }
-  free(v);
-}
 
 /* ------------------------------------------------------------- a unit */
 
@@ -334,7 +95,7 @@ static char *locate(import_args *a, char const *arg, char const *unit_name, char
                     char **file_name)
 {
   char tmpl[512], *path;
-  if (strchr(arg, '/')) path = is_file(arg) ? xstrdup(arg) : 0;
+  if (strchr(arg, '/')) path = import_is_file(arg) ? xstrdup(arg) : 0;
   else path = import_find_unit(a->root, 0, unit_name);
   *file_name = xstrdup(unit_name);
   if (path || !instance || !*instance) return path;
@@ -487,10 +248,10 @@ static void import_one(import_args *a, char const *arg)
   else if ((problem = link_problem(path, file_name, link, sizeof link))) refuse(a, unit_name, problem, link);
   else {
     dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-    parse_file(&u, path, file_name);
+    import_read_file(&u, path, file_name);
     names[0] = unit_name;
     names[1] = strcmp(file_name, unit_name) ? file_name : 0;
-    read_dropins(&u, a->root, dir, names);
+    import_read_dropins(&u, a->root, dir, names);
     if (instance_of(a, &u, &unit_name, prefix, &instance) == 0) import_unit(a, &u, unit_name, prefix, instance, dir);
   }
   unit_free(&u);

@@ -11,8 +11,9 @@
 
 #include "../conf/names.h"
 #include "../conf/xalloc.h"
-#include "import.h"
-#include "import_map.h"
+#include "import_cmd.h"
+#include "import_exec.h"
+#include "import_model.h"
 
 static int argv_index(char **argv, char const *s)
 {

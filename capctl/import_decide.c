@@ -13,8 +13,11 @@
 #include "../conf/names.h"
 #include "../conf/syscalls.h"
 #include "../conf/xalloc.h"
-#include "import.h"
-#include "import_map.h"
+#include "import_cmd.h"
+#include "import_decide.h"
+#include "import_exec.h"
+#include "import_files.h"
+#include "import_model.h"
 
 #define BIT(c) ((uint64_t)1 << (c))
 

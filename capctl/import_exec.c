@@ -13,7 +13,8 @@
 
 #include "../conf/names.h"
 #include "../conf/xalloc.h"
-#include "import.h"
+#include "import_exec.h"
+#include "import_model.h"
 
 void import_exec_line(imp *m, imp_cmds *list, unit_entry const *e, char const *v)
 {

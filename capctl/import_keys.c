@@ -10,8 +10,9 @@
 #include "../conf/names.h"
 #include "../conf/syscalls.h"
 #include "../conf/xalloc.h"
-#include "import.h"
+#include "import_keys.h"
 #include "import_map.h"
+#include "import_model.h"
 
 static char **words_of(imp *m, unit_entry const *e, char const *v, size_t *n)
 {

@@ -14,15 +14,13 @@
 #include "../conf/names.h"
 #include "../conf/syscalls.h"
 #include "../conf/xalloc.h"
-#include "import.h"
+#include "import_exec.h"
+#include "import_keys.h"
 #include "import_map.h"
+#include "import_model.h"
 
-int imp_false(char const *v)
-{
-  return !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "off") || !*v;
-}
-
-void imp_say_row(imp *m, unit_entry const *e, imp_row const *r, enum imp_level level)
+/* "KEY=VALUE: the row's text" in the report, at level */
+static void imp_say_row(imp *m, unit_entry const *e, imp_row const *r, enum imp_level level)
 {
   char *w = imp_where(e);
   imp_say(m, level, r->out, w, "%s=%s: %s", e->key, e->value, r->text);
@@ -62,12 +60,6 @@ static void h_weaker(imp *m, unit_entry const *e, char const *v, imp_row const *
 static void h_surface(imp *m, unit_entry const *e, char const *v, imp_row const *r)
 {
   if (!imp_false(v)) imp_say_row(m, e, r, IMP_WARNING);
-}
-
-void imp_set_text(char **slot, char const *v)
-{
-  free(*slot);
-  *slot = xstrdup(v);
 }
 
 static void h_description(imp *m, unit_entry const *e, char const *v, imp_row const *r)

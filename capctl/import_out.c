@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import.h"
+#include "import_model.h"
+#include "import_out.h"
 
 static struct { char const *name; char join; } const keys[IK_COUNT] = {
   [IK_DESCRIPTION] = { "description", 0 }, [IK_TYPE] = { "type", 0 }, [IK_COMMAND] = { "command", 0 },
