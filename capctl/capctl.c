@@ -229,6 +229,32 @@ static int check_main(int argc, char **argv)
   return nerr ? 1 : 0;
 }
 
+/* The verb import is the program capctl-import, which capctl does not
+ * carry (docs/decisions.md): beside capctl's own file (the build tree,
+ * or an installation that puts them together), then PREFIX/lib/capinit
+ * for capctl in PREFIX/sbin (make install; the package's /usr/lib/capinit).
+ * argv is the verb's, "import" first; it ends with NULL.  Never returns. */
+static void import_exec(char **argv)
+{
+  char self[4096], dir[4096], paths[2][4200];
+  char const *cut;
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  size_t i;
+  if (n > 0) self[n] = 0;
+  else snprintf(self, sizeof self, "%s", "/usr/sbin/capctl");  /* no /proc: the package's */
+  cut = strrchr(self, '/');
+  snprintf(dir, sizeof dir, "%.*s", cut ? (int)(cut - self) : 0, self);
+  snprintf(paths[0], sizeof paths[0], "%s/capctl-import", dir);
+  cut = strrchr(dir, '/');
+  snprintf(paths[1], sizeof paths[1], "%.*s/lib/capinit/capctl-import", cut ? (int)(cut - dir) : 0, dir);
+  argv[0] = (char *)"capctl-import";
+  for (i = 0; i < 2; i++) {
+    execv(paths[i], argv);
+    if (errno != ENOENT) strerr_diefu2sys(126, "execute ", paths[i]);
+  }
+  strerr_dief5x(127, "import needs capctl-import (", paths[0], ", ", paths[1], "): not found");
+}
+
 void explain_help(void)
 {
   help();
@@ -243,6 +269,8 @@ int main(int argc, char **argv)
     if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
     strerr_dief1x(100, err);
   }
+  /* capctl-import answers its own --help and --version */
+  if (a.verb && !strcmp(a.verb, "import")) import_exec(a.argv);
   if (a.help || (a.verb && !strcmp(a.verb, "help"))) {
     help();
     return 0;
@@ -253,7 +281,6 @@ int main(int argc, char **argv)
   }
   if (!strcmp(a.verb, "check")) return check_main(a.argc, a.argv);
   if (!strcmp(a.verb, "explain")) return explain_main(a.argc, a.argv);
-  if (!strcmp(a.verb, "import")) return import_main(a.argc, a.argv);
   if (control_verb_find(a.verb)) return live_main(a.argc, a.argv);
   strerr_dief3x(100, "unknown verb '", a.verb, "' (capctl --help lists them)");
 }

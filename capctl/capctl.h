@@ -8,8 +8,6 @@ int explain_main(int argc, char **argv);
 /* status, start, stop, restart, signal, reload, log, verify */
 int live_main(int argc, char **argv);
 void explain_help(void);
-/* capctl import (import.c) */
-int import_main(int argc, char **argv);
 /* s as a JSON string, quotes and escapes included (capctl_explain.c) */
 void json_string(FILE *f, char const *s);
 

@@ -19,7 +19,6 @@
 
 #include "../conf/fmt.h"
 #include "../conf/xalloc.h"
-#include "capctl.h"
 #include "import.h"
 #include "import_decide.h"
 #include "import_files.h"
@@ -258,21 +257,55 @@ static void import_one(import_args *a, char const *arg)
   free(dir), free(path), free(file_name), free(prefix), free(instance), free(unit_name);
 }
 
+static void help(void)
+{
+  fputs(
+"usage: capctl import [-R ROOT] [-o DIR] [--allow-weaker] UNIT...\n"
+"       (capctl-import [-R ROOT] [-o DIR] [--allow-weaker] UNIT...)\n"
+"\n"
+"systemd units (a name, found in systemd's unit directories, or a file)\n"
+"into DIR/NAME.svc, never with more privilege than systemd gives them; a\n"
+"report of what changed, as UNIT:LINE: note|warning|error: text.\n"
+"\n"
+"  -R ROOT         read units, environment files and users from ROOT\n"
+"  -o DIR          where the service files go (default .)\n"
+"  --allow-weaker  convert a unit even where capinit cannot make one of its\n"
+"                  restrictions (a warning instead of a refusal)\n"
+"  -h, --help      this text\n"
+"  -V, --version   print the version\n"
+"\n"
+"Exit status: 0 every unit converted; 1 one was refused; 100 wrong usage;\n"
+"111 a system call failed.  See capctl(8), IMPORT.\n", stdout);
+}
+
+/* --allow-weaker, --help and --version (getopt's are short) out of argv,
+ * up to "--": a flag for the first, 'h' or 'V' for the others, or 0 */
+static int long_options(int *argc, char **argv, int *allow_weaker)
+{
+  int i, said = 0;
+  for (i = 1; i < *argc && strcmp(argv[i], "--"); i++) {
+    if (!strcmp(argv[i], "--help")) said = said ? said : 'h';
+    else if (!strcmp(argv[i], "--version")) said = said ? said : 'V';
+    else if (!strcmp(argv[i], "--allow-weaker")) *allow_weaker = 1;
+    else continue;
+    memmove(argv + i, argv + i + 1, (size_t)(*argc - i) * sizeof *argv);
+    (*argc)--, i--;
+  }
+  return said;
+}
+
 int import_main(int argc, char **argv)
 {
   import_args a = { .root = "", .outdir = "." };
-  int i, c;
-  for (i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--allow-weaker")) {
-      a.allow_weaker = 1;
-      memmove(argv + i, argv + i + 1, (size_t)(argc - i) * sizeof *argv);
-      argc--, i--;
-    }
-  while ((c = getopt(argc, argv, "+R:o:h")) != -1) {
+  int i, c = long_options(&argc, argv, &a.allow_weaker);
+  if (c == 'h') return help(), 0;
+  if (c == 'V') return puts("capctl-import " CAPINIT_VERSION), 0;
+  while ((c = getopt(argc, argv, "+R:o:hV")) != -1) {
     switch (c) {
       case 'R': a.root = strcmp(optarg, "/") ? optarg : ""; break;
       case 'o': a.outdir = optarg; break;
-      case 'h': explain_help(); return 0;
+      case 'h': help(); return 0;
+      case 'V': puts("capctl-import " CAPINIT_VERSION); return 0;
       default: strerr_dieusage(100, USAGE);
     }
   }

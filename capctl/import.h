@@ -1,6 +1,7 @@
 /* capctl/import.h -- `capctl import UNIT...` (import.c): systemd units,
  * each read as systemd would run it, into capinit service files that
- * never grant more, and a report. */
+ * never grant more, and a report.  The program capctl-import runs it
+ * (import_main.c); capctl's verb import executes that program. */
 #ifndef CAPINIT_CAPCTL_IMPORT_H
 #define CAPINIT_CAPCTL_IMPORT_H
 

@@ -18,11 +18,6 @@
 #define ROOT "tests/unit/root"
 
 char const *PROG = "capctl";
-int import_main(int argc, char **argv);
-void explain_help(void);
-void explain_help(void)
-{
-}
 
 static char dir[64];
 
