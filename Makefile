@@ -6,7 +6,8 @@
 #   make check      build, then run every test tier; ends "N passed, N failed"
 #   make demo       boot the example root-free appliance in QEMU and show it
 #   make image      build it (build/appliance/); make boot runs it interactively
-#   make install    DESTDIR= PREFIX= (default /usr/local; binaries in sbin)
+#   make install    DESTDIR= PREFIX= (default /usr/local; binaries in sbin,
+#                   capctl-import in lib/capinit)
 #   make clean      remove build products, keep the sysroot
 #   make distclean  remove build/ entirely
 #
@@ -22,6 +23,10 @@ SYSROOT := $(B)/sysroot
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
+# capctl looks for its helpers beside itself, then in ../lib/capinit from
+# its own directory: a LIBEXECDIR that is not SBINDIR/../lib/capinit
+# leaves capctl import without its program
+LIBEXECDIR ?= $(PREFIX)/lib/capinit
 MANDIR ?= $(PREFIX)/share/man
 
 CC := musl-gcc
@@ -171,10 +176,22 @@ ifneq ($(SAN),1)
 capinit_OBJ += $(B)/obj/init/libc_fmt.o
 CAPINIT_LDFLAGS := -Wl,--wrap=vfprintf
 endif
-capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard capctl/*.c)) $(INSPECT_OBJ) $(ENGINE_OBJ) $(CONF_OBJ)
+# capctl import is a program of its own, capctl-import, which capctl
+# executes: an administrator's tool for leaving systemd, on a full machine
+# (capctl was 227024 B with it, over its 200 KB budget; 149200 B without);
+# it links conf/ only
+IMPORT_SRC := $(wildcard capctl/import*.c) capctl/unit_parse.c
+capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out $(IMPORT_SRC),$(wildcard capctl/*.c))) $(INSPECT_OBJ) \
+  $(ENGINE_OBJ) $(CONF_OBJ)
+capctl-import_OBJ := $(IMPORT_SRC:%.c=$(B)/obj/%.o) $(CONF_OBJ)
 capexec_OBJ := $(B)/obj/capexec/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
+# PROGRAMS go to SBINDIR; HELPERS, which only another program runs, to
+# LIBEXECDIR (PREFIX/lib/capinit, the package's /usr/lib/capinit, where
+# capctl looks for them: docs/decisions.md)
 PROGRAMS := capinit capctl capexec
+HELPERS := capctl-import
 BINS := $(PROGRAMS:%=$(B)/bin/%)
+HELPER_BINS := $(HELPERS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -196,7 +213,7 @@ endif
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BINS) $(MANS)
+all: $(BINS) $(HELPER_BINS) $(MANS)
 
 $(DEPS_STAMP): mk/deps.sh
 	@mkdir -p $(B)
@@ -241,7 +258,7 @@ $(say) LD $@
 $(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 endef
 .SECONDEXPANSION:
-$(BINS): $(B)/bin/%: $$($$*_OBJ)
+$(BINS) $(HELPER_BINS): $(B)/bin/%: $$($$*_OBJ)
 	$(LINK)
 $(B)/bin/capinit: ALL_LDFLAGS += $(CAPINIT_LDFLAGS)
 
@@ -341,6 +358,9 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(CONF_OBJ)
 
 # capctl's command line is tested alone (it is not in conf/)
 $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
+
+# capctl import, alone: the unit syntax and the mapping (capctl/ is not in conf/)
+$(B)/tests/unit/test_import: $(filter-out %/import_main.o,$(capctl-import_OBJ))
 
 # the bounded step of PID 1, alone (init/ is not in conf/), with its clock
 # and reader
@@ -471,8 +491,9 @@ check-cross: $(CHECK_STAMP) cross-inputs
 
 # ---- the Debian package: make deb (mk/deb.sh, debian/) -------------------
 #   make deb           build/deb/capinit_VERSION_ARCH.deb: the three programs
-#       in /usr/sbin, the man pages, /etc/capinit, a GRUB menu entry; it
-#       installs beside systemd (docs/debian.md).  make ARCH=arm64 deb (or
+#       in /usr/sbin, capctl-import in /usr/lib/capinit, the man pages,
+#       /etc/capinit, a GRUB menu entry; it installs beside systemd
+#       (docs/debian.md).  make ARCH=arm64 deb (or
 #       armhf) packs that build's programs.
 DEB_STAMP := $(B)/.deps-deb
 DEB := build/deb/capinit_$(VERSION)_$(DEB_ARCH).deb
@@ -482,7 +503,7 @@ $(DEB_STAMP): mk/deps.sh
 	@sh mk/deps.sh deb
 	@touch $@
 
-$(DEB): $(BINS) $(MANS) $(wildcard debian/* debian/source/*) mk/deb.sh | $(DEB_STAMP)
+$(DEB): $(BINS) $(HELPER_BINS) $(MANS) $(wildcard debian/* debian/source/*) mk/deb.sh | $(DEB_STAMP)
 	$(say) DEB $@
 	$(Q)sh mk/deb.sh $(B) $(DEB_ARCH) $(VERSION) build/deb >/dev/null
 
@@ -540,8 +561,9 @@ check-debian: debian deb-all $(CHECK_STAMP)
 
 
 install: all
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(BINS) $(DESTDIR)$(SBINDIR)/
+	install -m 0755 $(HELPER_BINS) $(DESTDIR)$(LIBEXECDIR)/
 	for m in $(MANS); do \
 	  s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
 	done

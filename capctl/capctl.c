@@ -22,9 +22,8 @@ char const *PROG = "capctl";
 
 #define USAGE "capctl check [-R ROOT] [-r DIR] [-c DIR | FILE...]"
 
-static void help(void)
-{
-  fputs(
+/* what help() prints */
+static char const help_text[] =
 "usage: capctl [OPTIONS] VERB [OPTIONS] [ARGS...]\n"
 "\n"
 "Live (talk to a running capinit; -r DIR or $CAPINIT_RUNDIR names its\n"
@@ -57,13 +56,21 @@ static void help(void)
 "                             predict each service's credentials after exec\n"
 "                             (ids, securebits, capability sets, AT_SECURE)\n"
 "                             and say in words what it can do\n"
+"  import [-R ROOT] [-o DIR] [--allow-weaker] UNIT...\n"
+"                             systemd units into DIR/NAME.svc (default .),\n"
+"                             never with more privilege; a report of what\n"
+"                             changed, as UNIT:LINE: warning|error: text\n"
 "\n"
 "Options (before or after the verb):\n"
 "  -r DIR    capinit's runtime directory (default /run/capinit); check:\n"
 "            the one no service may write\n"
 "  -c DIR    configuration directory (default /etc/capinit)\n"
 "  -R ROOT   check: look users and groups up in ROOT/etc/passwd and\n"
-"            ROOT/etc/group, to check an image's configuration (default /)\n"
+"            ROOT/etc/group, to check an image's configuration (default /);\n"
+"            import: read units, environment files and users from ROOT\n"
+"  -o DIR    import: where the service files go (default .)\n"
+"  --allow-weaker  import: convert a unit even where capinit cannot make\n"
+"            one of its restrictions (a warning instead of a refusal)\n"
 "  -k K=V    explain: one key of a spec, as capexec -k\n"
 "  -h, --help      this text\n"
 "  -V, --version   print the version\n"
@@ -74,7 +81,11 @@ static void help(void)
 "launch, verify found a difference, or capinit answered with an error; 3\n"
 "status: a service is not up; 100 wrong usage; 111 a system call failed (the\n"
 "services directory unreadable, capinit not reachable).\n"
-"See capctl(8), capinit(8) and capinit.svc(5).\n", stdout);
+"See capctl(8), capinit(8) and capinit.svc(5).\n";
+
+static void help(void)
+{
+  fputs(help_text, stdout);
 }
 
 static int is_named(char *const *files, size_t n, char const *path)
@@ -218,6 +229,32 @@ static int check_main(int argc, char **argv)
   return nerr ? 1 : 0;
 }
 
+/* The verb import is the program capctl-import, which capctl does not
+ * carry (docs/decisions.md): beside capctl's own file (the build tree,
+ * or an installation that puts them together), then PREFIX/lib/capinit
+ * for capctl in PREFIX/sbin (make install; the package's /usr/lib/capinit).
+ * argv is the verb's, "import" first; it ends with NULL.  Never returns. */
+static void import_exec(char **argv)
+{
+  char self[4096], dir[4096], paths[2][4200];
+  char const *cut;
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  size_t i;
+  if (n > 0) self[n] = 0;
+  else snprintf(self, sizeof self, "%s", "/usr/sbin/capctl");  /* no /proc: the package's */
+  cut = strrchr(self, '/');
+  snprintf(dir, sizeof dir, "%.*s", cut ? (int)(cut - self) : 0, self);
+  snprintf(paths[0], sizeof paths[0], "%s/capctl-import", dir);
+  cut = strrchr(dir, '/');
+  snprintf(paths[1], sizeof paths[1], "%.*s/lib/capinit/capctl-import", cut ? (int)(cut - dir) : 0, dir);
+  argv[0] = (char *)"capctl-import";
+  for (i = 0; i < 2; i++) {
+    execv(paths[i], argv);
+    if (errno != ENOENT) strerr_diefu2sys(126, "execute ", paths[i]);
+  }
+  strerr_dief5x(127, "import needs capctl-import (", paths[0], ", ", paths[1], "): not found");
+}
+
 void explain_help(void)
 {
   help();
@@ -232,6 +269,8 @@ int main(int argc, char **argv)
     if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
     strerr_dief1x(100, err);
   }
+  /* capctl-import answers its own --help and --version */
+  if (a.verb && !strcmp(a.verb, "import")) import_exec(a.argv);
   if (a.help || (a.verb && !strcmp(a.verb, "help"))) {
     help();
     return 0;

@@ -3,12 +3,13 @@
 # deb, issue 38), judged by Debian's own tools in a fresh Debian 12 root:
 #
 #   lintian    the packages of amd64, arm64 and armhf: no error, no
-#              warning; the three static programs overridden, with the
+#              warning; the four static programs overridden, with the
 #              reason in the override file; each holds its architecture's
 #              programs (file(1))
 #   install    in a root made by mmdebstrap with systemd as its init (and
 #              man-db, grub2-common): dpkg -i succeeds; /sbin/init is still
 #              systemd; man capinit, capctl, capexec, capinit.svc work;
+#              capctl import runs /usr/lib/capinit/capctl-import;
 #              capctl check of the empty configuration says it is empty;
 #              policy-rc.d is capinit's, and says no only under a PID 1
 #              named capinit (101), yes otherwise (0)
@@ -47,8 +48,8 @@ for a in amd64 arm64 armhf; do
   lintian --pedantic --show-overrides "$f" > "$T/lintian.$a" 2>&1
   t_eq "$(grep -c '^[EW]:' "$T/lintian.$a")" 0 "lintian, $a: no error and no warning"
   grep '^[EW]:' "$T/lintian.$a" | sed 's/^/#   /'
-  t_eq "$(grep -c '^O: capinit: statically-linked-binary \[usr/sbin/cap\(init\|ctl\|exec\)\]$' "$T/lintian.$a")" 3 \
-    "... capinit, capctl and capexec: statically-linked-binary overridden"
+  t_eq "$(grep -c '^O: capinit: statically-linked-binary \[usr/\(sbin/cap\(init\|ctl\|exec\)\|lib/capinit/capctl-import\)\]$' \
+    "$T/lintian.$a")" 4 "... capinit, capctl, capexec and capctl-import: statically-linked-binary overridden"
   t_eq "$(dpkg-deb -f "$f" Package Version Architecture | tr '\n' ' ')" \
     "Package: capinit Version: $version Architecture: $a " "... its control: capinit $version $a"
   mkdir -p "$T/x.$a"
@@ -58,8 +59,9 @@ for a in amd64 arm64 armhf; do
     arm64) want="ARM aarch64" ;;
     armhf) want="ARM, EABI5" ;;
   esac
-  n=$(for p in capinit capctl capexec; do file -b "$T/x.$a/usr/sbin/$p"; done | grep -c "$want.*statically linked")
-  t_eq "$n" 3 "... its three programs are static $want executables"
+  n=$(for p in sbin/capinit sbin/capctl sbin/capexec lib/capinit/capctl-import; do file -b "$T/x.$a/usr/$p"; done |
+    grep -c "$want.*statically linked")
+  t_eq "$n" 4 "... its four programs (capctl-import in /usr/lib/capinit) are static $want executables"
 done
 
 # ------------------------------------------------ the fresh root
@@ -134,6 +136,8 @@ for m in capinit capctl capexec capinit.svc; do
   t_eq "$(inroot man -P cat "$m" 2>/dev/null | grep -A1 '^NAME' | sed -n 2p | sed 's/^ *//; s/ - .*//')" \
     "$m" "man $m shows its page"
 done
+t_eq "$(inroot capctl import --help 2>&1 | head -n 1)" "usage: capctl import [-R ROOT] [-o DIR] [--allow-weaker] UNIT..." \
+  "capctl import runs /usr/lib/capinit/capctl-import"
 t_eq "$(inroot capctl check 2>&1; echo "exit $?")" \
   "capctl: no service files in /etc/capinit/services: capinit would start no service (one NAME.svc file each, capinit.svc(5))
 exit 0" "capctl check of the empty configuration: valid, and it says so"
@@ -170,8 +174,8 @@ t_eq "$(inroot capctl check 2>&1; echo "exit $?")" "exit 0" "... and capctl chec
 inroot dpkg -r capinit > "$T/remove.log" 2>&1
 t_ok $? "dpkg -r capinit succeeds"
 n=0
-for f in /usr/sbin/capinit /usr/sbin/capctl /usr/sbin/capexec /usr/share/man/man8/capinit.8.gz \
-         /usr/lib/capinit/policy-rc.d /usr/sbin/policy-rc.d /etc/alternatives/policy-rc.d; do
+for f in /usr/sbin/capinit /usr/sbin/capctl /usr/sbin/capexec /usr/lib/capinit/capctl-import \
+         /usr/share/man/man8/capinit.8.gz /usr/lib/capinit/policy-rc.d /usr/sbin/policy-rc.d /etc/alternatives/policy-rc.d; do
   [ -e "$R$f" ] || [ -L "$R$f" ] && { echo "# still there: $f"; n=$((n + 1)); }
 done
 t_eq "$n" 0 "... the programs, the man pages and the policy-rc.d alternative are gone"
