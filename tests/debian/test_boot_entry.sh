@@ -25,32 +25,9 @@
 # Runs as root; every wait is bounded (BOOT_TIMEOUT, 600 s, per boot).
 B=${1:-build}
 . tests/lib.sh
-D=$B/debian
-for f in "$D/disk.ext4" "$D/initrd.img" "$D/id_ed25519" "$D/kernel.release"; do
-  [ -f "$f" ] || { echo "Bail out! $f is missing (make debian)"; exit 1; }
-done
-mkdir -p "$B/qemu"
-out=$(mktemp -d "$B/qemu/entry.XXXXXX")
-out=$(cd "$out" && pwd)
-PROBE="python3 tests/debian/netprobe.py"
-limit=${BOOT_TIMEOUT:-600}
+. tests/debian/guest.sh
+guest_setup entry
 krel=$(cat "$D/kernel.release")
-qpid=
-cleanup() {
-  [ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null
-  wait 2>/dev/null
-  rm -f "$out/disk.ext4"
-  [ "$t_failed" = 0 ] && rm -rf "$out"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cp --sparse=always "$D/disk.ext4" "$out/disk.ext4"
-set -- $($PROBE ports 3)
-SSH_PORT=$1 SMTP_PORT=$2 HTTP_PORT=$3
-gssh() {
-  ssh -p "$SSH_PORT" -i "$D/id_ed25519" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-    -o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=60 root@127.0.0.1 "$@"
-}
 console() { tr -d '\r' < "$out/console.$n_boot.log"; }
 
 # boot N [CMDLINE]: boot the disk (CMDLINE: the whole kernel command line),

@@ -41,30 +41,9 @@
 # TCG; every wait is bounded (BOOT_TIMEOUT, 600 s, for the boot).
 B=${1:-build}
 . tests/lib.sh
-D=$B/debian
-for f in "$D/disk.ext4" "$D/initrd.img" "$D/id_ed25519"; do
-  [ -f "$f" ] || { echo "Bail out! $f is missing (make debian)"; exit 1; }
-done
-mkdir -p "$B/qemu"
-out=$(mktemp -d "$B/qemu/debian.XXXXXX")
-out=$(cd "$out" && pwd)
-PROBE="python3 tests/debian/netprobe.py"
-limit=${BOOT_TIMEOUT:-600}
-qpid=
-cleanup() {
-  [ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null
-  wait 2>/dev/null
-  # keep what a failure needs to be understood; drop the disk either way
-  rm -f "$out/disk.ext4"
-  [ "$t_failed" = 0 ] && rm -rf "$out"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-cp --sparse=always "$D/disk.ext4" "$out/disk.ext4"
+. tests/debian/guest.sh
+guest_setup debian
 : > "$out/console.log"
-set -- $($PROBE ports 3)
-SSH_PORT=$1 SMTP_PORT=$2 HTTP_PORT=$3
 ms() { date +%s%3N; }
 t0=$(ms)
 t0ns=$(date +%s%N)
@@ -72,10 +51,6 @@ DEBIAN_DISK=$out/disk.ext4 DEBIAN_PORTS="$SSH_PORT $SMTP_PORT $HTTP_PORT" \
   sh rootfs/debian/qemu.sh run "$B" "$out" &
 qpid=$!
 console() { tr -d '\r' < "$out/console.log"; }
-gssh() {
-  ssh -p "$SSH_PORT" -i "$D/id_ed25519" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-    -o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=60 root@127.0.0.1 "$@"
-}
 
 # ------------------------------------------------ boot
 n=0
