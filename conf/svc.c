@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include <skalibs/sha256.h>
+
 #include "ids.h"
 #include "keys.h"
 #include "names.h"
@@ -360,12 +362,37 @@ static svc *named(conf_ctx *ctx, char const *path)
   return s;
 }
 
+/* svc.digest: the file's bytes, then the ids its names resolved to (the
+ * user database may change while the file does not) */
+static void digest(svc *s, char const *buf, size_t len)
+{
+  SHA256Schedule h = SHA256_INIT();
+  sha256_update(&h, buf, len);
+  sha256_update(&h, (char const *)&s->uid, sizeof s->uid);
+  sha256_update(&h, (char const *)&s->gid, sizeof s->gid);
+  if (s->ngroups) sha256_update(&h, (char const *)s->groups, s->ngroups * sizeof *s->groups);
+  sha256_final(&h, (char *)s->digest);
+}
+
+char const *svc_digest_text(svc const *s, char *text)
+{
+  static char const hex[] = "0123456789abcdef";
+  size_t i;
+  for (i = 0; i < SVC_DIGEST_LEN; i++) {
+    text[2 * i] = hex[s->digest[i] >> 4];
+    text[2 * i + 1] = hex[s->digest[i] & 15];
+  }
+  text[2 * i] = 0;
+  return text;
+}
+
 /* Parse the file's text (NULL: unreadable, already reported). */
 static svc *parsed(conf_ctx *ctx, svc *s, size_t first, char const *buf, size_t len)
 {
   if (buf) {
     conf_parse_buffer(ctx->diags, s->file, buf, len, svc_keys, svc_keys_n, s->line, s);
     svc_finish(ctx, s);
+    digest(s, buf, len);
   }
   s->refused = errors_of(ctx->diags, first) > 0;
   return s;

@@ -16,6 +16,8 @@
 #include "diag.h"
 
 #define SVC_NAME_MAX 64
+#define SVC_DIGEST_LEN 32        /* svc.digest: SHA-256 */
+#define SVC_DIGEST_TEXT (2 * SVC_DIGEST_LEN + 1)
 
 enum svc_type { SVC_LONGRUN, SVC_ONESHOT };
 enum svc_mode { SVC_LEGACY, SVC_NOROOT };
@@ -49,8 +51,8 @@ enum svc_key_id {
   K_PROC_SUBSET, K_COUNT
 };
 
-/* capinit keeps one per service: the fields are ordered to pack (240
- * bytes on 64-bit, malloc's 240-byte class). */
+/* capinit keeps one per service: the fields are ordered to pack (272
+ * bytes on 64-bit: musl's 288-byte slot, which 240 bytes took already). */
 typedef struct svc_s {
   char *name;              /* NAME of NAME.svc, "" when invalid; it lives
                               in file's block ("FILE\0NAME\0") */
@@ -114,6 +116,11 @@ typedef struct svc_s {
   /* enum syscall_group bits: the groups the system-call filter denies
    * (final: svc_finish), and those the file allows (+@group) */
   unsigned short syscalls_deny, syscalls_allow;
+  /* What it was loaded from (svc_load_file, svc_load_buffer): SHA-256 of
+   * the file's bytes, then of the uid, gid and groups its names resolved
+   * to.  capctl verify judges a running service only against a file whose
+   * digest is the one capinit started it from; zero for a -k spec. */
+  unsigned char digest[SVC_DIGEST_LEN];
 } svc;
 
 /* The global settings of capinit.conf. */
@@ -158,6 +165,9 @@ svc *svc_load_buffer(conf_ctx *ctx, char const *path, char const *buf, size_t le
 svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, size_t n);
 
 void svc_free(svc *s);
+
+/* s->digest in hexadecimal, into text (SVC_DIGEST_TEXT bytes). */
+char const *svc_digest_text(svc const *s, char *text);
 
 /* Forget the line numbers (after validation): every line reads 0. */
 void svc_drop_lines(svc *s);
