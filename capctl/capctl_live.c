@@ -19,6 +19,7 @@
 
 #include "../conf/record.h"
 #include "capctl.h"
+#include "capctl_live.h"
 #include "../conf/control_verbs.h"
 #include "../inspect/clock.h"
 
@@ -98,6 +99,11 @@ static int transact_once(int fd, char const *req, size_t len, char *buf, uint64_
  * the exit, left a window for that). */
 static int answered = -1;
 
+int live_answered_fd(void)
+{
+  return answered;
+}
+
 static void answered_close(void)
 {
   if (answered >= 0) close(answered);
@@ -108,7 +114,7 @@ static void answered_close(void)
  * (static), "ok" or "error: ...".  A capinit with too many clients at
  * once (a burst of scripts) is asked again, with a growing pause, until
  * REPLY_TIMEOUT_MS have passed: the request waits, it does not fail. */
-static char const *transact(char const *req, void (*fn)(char *rec, void *arg), void *arg)
+char const *live_transact(char const *req, void (*fn)(char *rec, void *arg), void *arg)
 {
   static char buf[CONTROL_MSG_MAX + 1];
   uint64_t deadline = now_ms() + REPLY_TIMEOUT_MS;
@@ -205,7 +211,7 @@ static void status_line(char *rec, void *arg)
   if (status[0] && strcmp(status, "-")) printf("%-20s   status: %s\n", "", status);
 }
 
-static char *join(char const *verb, int argc, char **argv)
+char *live_join(char const *verb, int argc, char **argv)
 {
   static char buf[CONTROL_MSG_MAX + 1];
   size_t n = (size_t)snprintf(buf, sizeof buf, "%s", verb);
@@ -220,7 +226,7 @@ static char *join(char const *verb, int argc, char **argv)
 
 /* 0 when capinit's final reply r is "ok"; else, after what was printed
  * of the records, its error on standard error, and 1. */
-static int final_reply(char const *r)
+int live_final(char const *r)
 {
   if (!strcmp(r, "ok")) return 0;
   fflush(stdout);
@@ -233,9 +239,9 @@ static int status_main(int json, int argc, char **argv)
   status_acc a = { json, 0, 0, argc > 0 };
   char const *r;
   if (a.json) printf("[");
-  r = transact(join("status", argc, argv), status_line, &a);
+  r = live_transact(live_join("status", argc, argv), status_line, &a);
   if (a.json) printf("%s]\n", a.count ? "\n" : "");
-  if (final_reply(r)) return 1;
+  if (live_final(r)) return 1;
   return a.not_up ? 3 : 0;
 }
 
@@ -243,17 +249,6 @@ static void print_record(char *rec, void *arg)
 {
   (void)arg;
   puts(rec);
-}
-
-/* A service's record; a process's ("process=PID ...") only with -p. */
-static void verify_record(char *rec, void *arg)
-{
-  if (strncmp(rec, "process=", 8) || *(int *)arg) puts(rec);
-}
-
-static int verify_main(int processes, int argc, char **argv)
-{
-  return final_reply(transact(join("verify", argc, argv), verify_record, &processes));
 }
 
 /* ------------------------------------------------------------ blame */
@@ -375,10 +370,10 @@ static int blame_main(int json)
 {
   static blame_row rows[BLAME_MAX];
   blame_acc a = { -1, -1, rows, 0 };
-  char const *r = transact("blame", blame_record, &a);
+  char const *r = live_transact("blame", blame_record, &a);
   char b1[32], b2[32], b3[32];
   size_t i;
-  if (final_reply(r)) return 1;
+  if (live_final(r)) return 1;
   if (json) {
     blame_json(&a);
     return 0;
@@ -509,7 +504,7 @@ static int log_main(int argc, char **argv)
   }
   if (argc - optind != 1) strerr_dieusage(100, "capctl log [-n N] [-f] NAME");
   path[0] = 0;
-  if (final_reply(transact(join("log", 1, argv + optind), take_path, path))) return 1;
+  if (live_final(live_transact(live_join("log", 1, argv + optind), take_path, path))) return 1;
   answered_close();  /* a follower may stay for days: its client slot is freed now */
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0 && !(follow && errno == ENOENT)) strerr_diefu2sys(111, "open ", path);
@@ -520,7 +515,7 @@ static int log_main(int argc, char **argv)
 
 static int simple(char const *verb, int argc, char **argv)
 {
-  return final_reply(transact(join(verb, argc, argv), print_record, 0));
+  return live_final(live_transact(live_join(verb, argc, argv), print_record, 0));
 }
 
 int live_main(int argc, char **argv)
@@ -529,7 +524,7 @@ int live_main(int argc, char **argv)
   char const *env = getenv("CAPINIT_RUNDIR");
   int i, k = 1, json = 0, processes = 0;
   if (env && *env) rundir = env;
-  if (!control_verb_find(verb)) strerr_dief3x(100, "unknown verb '", verb, "' (capctl --help lists them)");
+  if (!control_verb_find(verb) && strcmp(verb, "verify")) strerr_dief3x(100, "unknown verb '", verb, "' (capctl --help lists them)");
   /* -r DIR may stand anywhere before the names, and before "--" */
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--")) {

@@ -13,12 +13,14 @@
 #define CONTROL_BUSY "error: too many clients"
 
 /* control_verb.changes: 0 reads, 1 changes services, VERB_POWER powers
- * off, reboots or halts */
+ * off, reboots or halts, VERB_ROOT_READS reads what only uid 0 may */
 #define VERB_POWER 2
+#define VERB_ROOT_READS 3
 
 typedef struct control_verb_s {
   char const *name;
-  int changes;             /* root only; VERB_POWER: the power-group too */
+  int changes;             /* root only; VERB_POWER: the power-group too;
+                              VERB_ROOT_READS: uid 0, powerless too */
   size_t min_args;
   char const *usage;
 } control_verb;

@@ -36,12 +36,25 @@ record_field const record_fields[RF_COUNT] = {
   [RF_END_MS] = { "end_ms", RK_NUMBER },
   [RF_PATH] = { "path", RK_TEXT },
   [RF_LOG] = { "log", RK_TEXT },
+  [RF_SECCOMP] = { "seccomp", RK_FLAG },
+  [RF_SECUREBITS] = { "securebits", RK_NUMBER },
+  [RF_MAIN_PID] = { "main_pid", RK_NUMBER },
+  [RF_SPEC_DIGEST] = { "spec_digest", RK_TEXT },
 };
 
 enum record_field_id const blame_boot_fields[2] = { RF_KERNEL_MS, RF_READY_MS };
 enum record_field_id const blame_phase_fields[3] = { RF_PHASE, RF_START_MS, RF_END_MS };
 enum record_field_id const blame_service_fields[5] = { RF_NAME, RF_STATE, RF_TYPE, RF_SPAWNED_MS, RF_READY_MS };
 enum record_field_id const log_fields[2] = { RF_PATH, RF_LOG };
+enum record_field_id const facts_capinit_fields[3] = { RF_PID, RF_SECCOMP, RF_SECUREBITS };
+enum record_field_id const facts_service_fields[7] = { RF_NAME, RF_STATE, RF_TYPE, RF_PID, RF_MAIN_PID, RF_PATH,
+                                                       RF_SPEC_DIGEST };
+
+void record_clean(char *s)
+{
+  for (; *s; s++)
+    if (*s == '\t' || *s == '\n' || (unsigned char)*s < 0x20) *s = ' ';
+}
 
 record_field const *record_field_find(char const *name, size_t n)
 {

@@ -28,6 +28,11 @@ enum record_field_id {
   RF_KERNEL_MS, RF_PHASE, RF_START_MS, RF_END_MS,
   /* log: where the service's log file is, and where its lines go */
   RF_PATH, RF_LOG,
+  /* verify-facts, capctl verify's: capinit's own (its pid, whether its
+   * services get a system-call filter, its securebits, which /proc does
+   * not show), a service's main process (a private-pids service's reaper)
+   * and the digest of the spec it runs (conf/svc.h) */
+  RF_SECCOMP, RF_SECUREBITS, RF_MAIN_PID, RF_SPEC_DIGEST,
   RF_COUNT
 };
 extern record_field const record_fields[RF_COUNT];
@@ -40,6 +45,15 @@ extern enum record_field_id const blame_phase_fields[3];
 extern enum record_field_id const blame_service_fields[5];
 extern enum record_field_id const log_fields[2];
 #define BLAME_BOOT_TAG "boot"   /* the blame record of the boot begins so */
+/* verify-facts: capinit's record, then one a service (its command's pid,
+ * its main process's, its file: RF_PATH) */
+extern enum record_field_id const facts_capinit_fields[3];
+extern enum record_field_id const facts_service_fields[7];
+#define FACTS_CAPINIT_TAG "capinit"
+
+/* A value as a record field: tabs, newlines and control bytes become
+ * spaces. */
+void record_clean(char *s);
 
 /* The field named name (n bytes), or NULL. */
 record_field const *record_field_find(char const *name, size_t n);

@@ -57,7 +57,7 @@ static int ns_of(pid_t pid, char const *kind, char *buf, size_t len)
   return 0;
 }
 
-static int check_namespaces(svc_container const *ct, pid_t pid, diff *d)
+static int check_namespaces(svc_container const *ct, pid_t pid, pid_t launcher, diff *d)
 {
   size_t i;
   for (i = 0; i < container_ns_kinds_n; i++) {
@@ -66,7 +66,7 @@ static int check_namespaces(svc_container const *ct, pid_t pid, diff *d)
     char const *joined = k->joins ? k->joins(ct) : 0;
     int own = k->own(ct);
     snprintf(field, sizeof field, "ns:%s", k->name);
-    if (ns_of(pid, k->name, live, sizeof live) < 0 || ns_of(getpid(), k->name, ours, sizeof ours) < 0)
+    if (ns_of(pid, k->name, live, sizeof live) < 0 || ns_of(launcher, k->name, ours, sizeof ours) < 0)
       return differs(d, field, strerror(errno), own ? "its own" : ours);
     if (joined) {
       struct stat st;
@@ -331,10 +331,11 @@ static int check_process_view(svc_container const *ct, pid_t pid, diff *d)
   return differs(d, "proc", live, want);
 }
 
-int container_verify(svc_container const *ct, pid_t pid, char *field, char *live, char *want, size_t len)
+int container_verify(svc_container const *ct, pid_t pid, pid_t launcher, char *field, char *live, char *want,
+                     size_t len)
 {
   diff d = { field, live, want, len };
   if (!ct) return 0;
-  return check_namespaces(ct, pid, &d) || check_root(ct, pid, &d) || check_mounts(ct, pid, &d) ||
+  return check_namespaces(ct, pid, launcher, &d) || check_root(ct, pid, &d) || check_mounts(ct, pid, &d) ||
          check_dev(ct, pid, &d) || check_process_view(ct, pid, &d);
 }

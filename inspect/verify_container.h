@@ -9,7 +9,10 @@
 #include "../conf/container.h"
 
 /* 0 when the running command pid is contained as ct declares; 1 with the
- * first difference in field, live and want (len bytes each).  ct NULL: 0. */
-int container_verify(svc_container const *ct, pid_t pid, char *field, char *live, char *want, size_t len);
+ * first difference in field, live and want (len bytes each).  ct NULL: 0.
+ * launcher is the process whose namespaces it shares where it has none
+ * of its own (capinit). */
+int container_verify(svc_container const *ct, pid_t pid, pid_t launcher, char *field, char *live, char *want,
+                     size_t len);
 
 #endif

@@ -40,7 +40,7 @@ static size_t nclients;
  * knows who waits and a reader's flood cannot queue root out. */
 typedef struct waiting_s {
   int fd;
-  unsigned char may_read, may_change, may_power;
+  unsigned char may_read, may_read_files, may_change, may_power;
 } waiting;
 static waiting waiters[CONNECTIONS_MAX];
 static size_t nwaiters;
@@ -146,6 +146,7 @@ static int peer_rights_of(int fd, waiting *w)
   w->fd = fd;
   w->may_change = r.may_change;
   w->may_read = r.may_read;
+  w->may_read_files = r.may_read_files;
   w->may_power = r.may_power;
   return 0;
 }
@@ -177,6 +178,7 @@ static void serve_waiters(void)
     memset(c, 0, sizeof *c);
     c->fd = w.fd;
     c->may_read = w.may_read;
+    c->may_read_files = w.may_read_files;
     c->may_change = w.may_change;
     c->may_power = w.may_power;
     c->deadline = now_ms() + CLIENT_IDLE_MS;

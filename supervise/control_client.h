@@ -1,8 +1,8 @@
 /* supervise/control_client.h -- what the files of the control socket
  * share: control.c (the socket, its loop and who the peer is),
  * control_reply.c (each client's queue of replies), control_records.c
- * (status and blame records, and what they read of /proc),
- * control_verify.c (verify) and control_dispatch.c (a request's verb). */
+ * (status, blame and verify-facts records, and what they read of /proc)
+ * and control_dispatch.c (a request's verb). */
 #ifndef CAPINIT_SUPERVISE_CONTROL_CLIENT_H
 #define CAPINIT_SUPERVISE_CONTROL_CLIENT_H
 
@@ -11,7 +11,6 @@
 #include <sys/types.h>
 
 #include "../conf/record.h"
-#include "../inspect/procs.h"
 #include "supervisor.h"
 
 #define CLIENT_IDLE_MS 10000u
@@ -19,7 +18,7 @@
 
 typedef struct client_s {
   int fd;
-  int may_read, may_change, may_power;
+  int may_read, may_read_files, may_change, may_power;
   uint64_t deadline;
   char *q;                 /* queued messages: [u32 length][bytes]... */
   size_t qlen, qoff;
@@ -39,21 +38,17 @@ void client_record(client *c, char const *tag, enum record_field_id const *ids, 
                    char const *const *values);
 void client_flush(client *c);
 
-/* control_records.c */
-/* A value as a record field: tabs, newlines and control bytes become
- * spaces. */
-void record_clean(char *s);
+/* control_records.c (record_clean: conf/record.h) */
 /* The service's name, cleaned, in buf. */
 char const *record_name(service const *s, char *buf, size_t len);
 /* One field of /proc/PID/status ("-" when unreadable), in out. */
 char const *proc_field(pid_t pid, char const *key, char *out, size_t len);
-/* The status record of a service; the blame records of the boot. */
+/* The status record of a service; the blame records of the boot;
+ * verify-facts' records: capinit's own, and a service's. */
 void record_status(client *c, service *s);
 void record_blame(client *c);
-
-/* control_verify.c: one service's processes against its prediction;
- * 1 when it differs or cannot be read. */
-int control_verify_one(client *c, service *s, proc_table const *procs);
+void record_facts_capinit(client *c);
+void record_facts(client *c, service const *s);
 
 /* control_dispatch.c: one request, its replies queued. */
 void control_dispatch(client *c, char const *msg, size_t len);

@@ -1,11 +1,12 @@
-/* supervise/control_records.c -- the records of capctl status and blame
- * (control_client.h): one line of tab-separated NAME=VALUE fields per
+/* supervise/control_records.c -- the records of capctl status, blame
+ * and verify (control_client.h): one line of tab-separated NAME=VALUE fields per
  * service (the fields of conf/record.h), from capinit's own state and the
  * service's /proc. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,12 +18,6 @@
 #include "../inspect/clock.h"
 #include "service.h"
 #include "command.h"
-
-void record_clean(char *s)
-{
-  for (; *s; s++)
-    if (*s == '\t' || *s == '\n' || (unsigned char)*s < 0x20) *s = ' ';
-}
 
 char const *proc_field(pid_t pid, char const *key, char *out, size_t len)
 {
@@ -174,4 +169,36 @@ void record_blame(client *c)
     v[RF_READY_MS] = b;
     client_record(c, 0, blame_service_fields, 5, v);
   }
+}
+
+void record_facts_capinit(client *c)
+{
+  char pid[16], bits[16];
+  char const *v[RF_COUNT] = { 0 };
+  snprintf(pid, sizeof pid, "%d", (int)getpid());
+  snprintf(bits, sizeof bits, "%d", prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
+  v[RF_PID] = pid;
+  v[RF_SECCOMP] = sv.seccomp ? "1" : "0";
+  v[RF_SECUREBITS] = bits;
+  client_record(c, FACTS_CAPINIT_TAG, facts_capinit_fields, 3, v);
+}
+
+/* What capctl verify needs of a service and only capinit knows: the
+ * command's pid, and which spec it runs (not a reload's next one) */
+void record_facts(client *c, service const *s)
+{
+  char name[SVC_NAME_MAX + 1], pid[16], main[16], path[4096], digest[SVC_DIGEST_TEXT];
+  char const *v[RF_COUNT] = { 0 };
+  snprintf(pid, sizeof pid, "%d", (int)service_command_pid(s));
+  snprintf(main, sizeof main, "%d", (int)s->pid);
+  snprintf(path, sizeof path, "%s", s->spec->file);
+  record_clean(path);
+  v[RF_NAME] = record_name(s, name, sizeof name);
+  v[RF_STATE] = state_names[s->state];
+  v[RF_TYPE] = vocab_name(type_names, (int)s->spec->type);
+  v[RF_PID] = pid;
+  v[RF_MAIN_PID] = main;
+  v[RF_PATH] = path;
+  v[RF_SPEC_DIGEST] = svc_digest_text(s->spec, digest);
+  client_record(c, 0, facts_service_fields, 7, v);
 }

@@ -205,6 +205,7 @@ int peer_of_socket(int fd, peer_rights *r)
   facts f;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) return -1;
   r->may_read = cred.uid == 0 || (sv.conf.control_group_set && socket_in_group(fd, &cred, sv.conf.control_gid));
+  r->may_read_files = cred.uid == 0;
   r->may_power = sv.conf.power_group_set && socket_in_group(fd, &cred, sv.conf.power_gid);
   r->may_change = 0;
   if (cred.uid != 0 || (pidfd = socket_pidfd(fd, cred.pid, &exact)) < 0) return 0;

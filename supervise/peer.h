@@ -14,7 +14,9 @@
 #include <sys/signalfd.h>
 
 typedef struct peer_rights_s {
-  unsigned char may_read;    /* status, log, verify: uid 0 or the control group */
+  unsigned char may_read;    /* status, log, blame: uid 0 or the control group */
+  unsigned char may_read_files; /* verify-facts: uid 0, who may read the
+                                   service files whose digests it gives */
   unsigned char may_change;  /* every verb: capinit's own power */
   unsigned char may_power;   /* poweroff, reboot, halt: the power group */
 } peer_rights;
