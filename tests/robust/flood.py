@@ -27,7 +27,7 @@ def requests():
         (b"log steady", 1, "ok"),
         (b"restart flip", 0, "ok"),
         (b"signal CONT steady", 0, "ok"),
-        (b"verify steady", 2, "ok"),  # its one process's record, then its own
+        (b"verify-facts steady", 2, "ok"),  # capinit's record, then steady's
         (b"status\x00", 0, "error: NUL byte"),
     ]
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Load: 16 concurrent control clients flood capinit for ROBUST_FLOOD_SECONDS
 # (make check: 5; make robustness: 300) with a rotation of requests (tests/robust/flood.py): status of all
-# and of some, log, verify, restart, signal, and bad ones (garbage, 5000
+# and of some, log, verify-facts, restart, signal, and bad ones (garbage, 5000
 # bytes, a NUL byte, an unknown service), half on new connections, half on
 # kept ones.  Every reply must be whole and right; capinit's descriptors
 # and RSS at rest after the flood equal those before; the service nobody
