@@ -139,22 +139,26 @@ static int same_file(struct stat const *a, struct stat const *b)
   return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/* /proc/N/NAME of capinit (pid n here), opened; dies when it cannot */
+static int capinit_open(pid_t n, char const *name, int flags)
+{
+  char path[64];
+  int fd;
+  snprintf(path, sizeof path, "/proc/%d/%s", (int)n, name);
+  fd = open(path, flags | O_CLOEXEC);
+  if (fd < 0)
+    strerr_diefu3sys(111, "look at capinit through ", path, " (verify reads the system as capinit sees it: run it as root)");
+  return fd;
+}
+
 /* Enter capinit's mount namespace and root where they are not this
  * process's, and its directory: its service files, its commands' files
  * and its /proc are then the ones capinit sees.  Dies when it cannot. */
 static void look_as_capinit(pid_t n)
 {
-  char path[64];
   struct stat own, its;
-  int mnt, root, cwd, moved = 0;
-  snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)n);
-  mnt = open(path, O_RDONLY | O_CLOEXEC);
-  snprintf(path, sizeof path, "/proc/%d/root", (int)n);
-  root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  snprintf(path, sizeof path, "/proc/%d/cwd", (int)n);
-  cwd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (mnt < 0 || root < 0 || cwd < 0)
-    strerr_diefu3sys(111, "look at capinit through ", path, " (verify reads the system as capinit sees it: run it as root)");
+  int mnt = capinit_open(n, "ns/mnt", O_RDONLY), root = capinit_open(n, "root", O_PATH | O_DIRECTORY),
+      cwd = capinit_open(n, "cwd", O_PATH | O_DIRECTORY), moved = 0;
   if (stat("/proc/self/ns/mnt", &own) < 0 || fstat(mnt, &its) < 0) strerr_diefu1sys(111, "compare mount namespaces");
   if (!same_file(&own, &its)) {
     if (setns(mnt, CLONE_NEWNS) < 0) strerr_diefu1sys(111, "enter capinit's mount namespace");

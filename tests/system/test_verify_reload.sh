@@ -12,7 +12,8 @@
 #   rights   verify-facts gives a digest of each service's file: only uid
 #            0 is told.  A member of the control group (uid 65534, audio)
 #            is refused it; control: it may read the status, and root may
-#            verify.
+#            verify.  Root outside capinit's PID namespace is refused by
+#            capctl itself: capinit's pids are not its /proc's.
 B=${1:-build}
 . tests/lib.sh
 . tests/supervise_lib.sh
@@ -81,6 +82,10 @@ t_eq "$?:$out" "1:capctl: error: permission denied: only uid 0 may verify (it is
   "... not the services' digests: verify refused"
 out=$(sv_ctl verify steady 2>&1)
 t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=steady result=ok processes=1" "control: root may verify"
+# outside capinit's PID namespace capinit's pids name other processes here
+out=$("$CAPCTL" verify steady -r "$T/run" 2>&1)
+t_eq "$?:$out" "111:capctl: fatal: capinit's /proc does not show capctl and capinit as capinit sees them: run capctl verify in capinit's PID namespace (nsenter -t PID -p)" \
+  "root outside capinit's PID namespace: verify refuses to judge (exit 111); control: the same inside, above"
 
 sv_stop
 t_eq "$sv_rc" 0 "capinit exits 0"
