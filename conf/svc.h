@@ -159,6 +159,11 @@ svc *svc_load_pairs(conf_ctx *ctx, char const *file, char const *const *pairs, s
 
 void svc_free(svc *s);
 
+/* This process's bounding set, read from the kernel (PR_CAPBSET_READ):
+ * what a live load checks against, and what capinit holds (the
+ * container's bounding set, engine/privilege.h). */
+uint64_t svc_own_bounding(void);
+
 /* Forget the line numbers (after validation): every line reads 0. */
 void svc_drop_lines(svc *s);
 
