@@ -372,6 +372,26 @@ static svc **explain_load(explain_args const *a, size_t *n)
   return chosen;
 }
 
+void explain_check_launch(diag_list *diags, svc_set const *set)
+{
+  cred_state launcher;
+  kernel_facts k = { priv_last_cap(), SETGID_RULE_UNKNOWN };
+  exec_target t;
+  prediction p;
+  size_t i;
+  if (creds_launcher(&launcher) < 0) return;
+  /* the engine's stages only: any executable file will do */
+  memset(&t, 0, sizeof t);
+  t.path = "";
+  t.mode = S_IFREG | 0755;
+  for (i = 0; i < set->n; i++) {
+    if (set->v[i]->refused) continue;
+    explain_predict(set->v[i], &launcher, &t, &k, &p);
+    if (p.lacks)
+      diag_add(diags, DIAG_WARNING, set->v[i]->file, 0, "start would fail at stage %s: %s", stage_name(p.stage), p.reason);
+  }
+}
+
 int explain_main(int argc, char **argv)
 {
   explain_args a;

@@ -337,7 +337,7 @@ char *priv_lacks_text(int stage, svc const *s, uint64_t bnd, char *buf, size_t l
   if (!(want &= ~bnd)) return 0;
   snprintf(buf, len, "capinit holds no %s (the container's bounding set): add it to the container, or %s %s",
            cap_name((unsigned)__builtin_ctzll(want), name, sizeof name), lacks_row[stage].instead,
-           file ? file + 1 : s->file);
+           !s->name[0] ? "the spec given with -k" : file ? file + 1 : s->file);
   return buf;
 }
 
