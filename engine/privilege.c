@@ -330,14 +330,14 @@ static struct { unsigned char cap; char const *instead; } const lacks_row[STAGE_
 char *priv_lacks_text(int stage, svc const *s, uint64_t bnd, char *buf, size_t len)
 {
   char name[64];
-  char const *file = strrchr(s->file, '/');
   uint64_t want;
   if (stage < 0 || stage >= STAGE_COUNT || !lacks_row[stage].instead) return 0;
   want = lacks_row[stage].cap < 64 ? (uint64_t)1 << lacks_row[stage].cap : s->caps;
   if (!(want &= ~bnd)) return 0;
-  snprintf(buf, len, "capinit holds no %s (the container's bounding set): add it to the container, or %s %s",
+  /* the file is NAME.svc; a -k spec has no name */
+  snprintf(buf, len, "capinit holds no %s (the container's bounding set): add it to the container, or %s %s%s",
            cap_name((unsigned)__builtin_ctzll(want), name, sizeof name), lacks_row[stage].instead,
-           !s->name[0] ? "the spec given with -k" : file ? file + 1 : s->file);
+           s->name[0] ? s->name : "the spec given with -k", s->name[0] ? ".svc" : "");
   return buf;
 }
 

@@ -15,7 +15,6 @@
 #include "explain.h"
 #include "../conf/names.h"
 #include "../conf/syscalls.h"
-#include "../engine/privilege.h"
 
 #define BIT(c) ((uint64_t)1 << (c))
 #define HAS(set, c) (((set) & BIT(c)) != 0)
@@ -45,17 +44,6 @@ static void refuse(prediction *p, int stage, char const *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(p->reason, sizeof p->reason, fmt, ap);
   va_end(ap);
-}
-
-/* A stage that needs a capability which the launcher's bounding set
- * lacks: in capctl run inside a container, the container lacks it, and
- * the prediction says so in the engine's own words (capinit's log). */
-static void refuse_lacking(prediction *p, int stage, svc const *s, uint64_t bnd)
-{
-  char text[256];
-  if (p->refused || !priv_lacks_text(stage, s, bnd, text, sizeof text)) return;
-  refuse(p, stage, "%s", text);
-  p->lacks = 1;
 }
 
 static int in_groups(cred_state const *c, uint32_t gid)
@@ -93,7 +81,6 @@ static int ids_allowed(uint32_t r, uint32_t e, uint32_t sv, uint32_t want)
 static int model_container(svc const *s, cred_state const *x, prediction *p)
 {
   if (container_enters_namespaces(s->ct) && !HAS(x->eff, CAP_SYS_ADMIN)) {
-    refuse_lacking(p, STAGE_NAMESPACES, s, x->bnd);
     refuse(p, STAGE_NAMESPACES, "the container's namespaces need cap_sys_admin, which the launcher lacks");
     return -1;
   }
@@ -118,7 +105,6 @@ static int model_groups_gid(svc const *s, cred_state *x, prediction *p)
 {
   size_t i;
   if (!HAS(x->eff, CAP_SETGID) && !same_group_list(x, s)) {
-    refuse_lacking(p, STAGE_GROUPS, s, x->bnd);
     refuse(p, STAGE_GROUPS, "setting supplementary groups needs cap_setgid, which the launcher lacks");
     return -1;
   }
@@ -129,7 +115,6 @@ static int model_groups_gid(svc const *s, cred_state *x, prediction *p)
   for (i = 0; i < s->ngroups; i++) x->groups[i] = s->groups[i];
   x->ngroups = s->ngroups;
   if (!HAS(x->eff, CAP_SETGID) && !ids_allowed(x->rgid, x->egid, x->sgid, s->gid)) {
-    refuse_lacking(p, STAGE_GID, s, x->bnd);
     refuse(p, STAGE_GID, "setting gid %u needs cap_setgid, which the launcher lacks", (unsigned)s->gid);
     return -1;
   }
@@ -142,7 +127,6 @@ static int model_uid(svc const *s, cred_state *x, prediction *p, int kept)
 {
   int old_root = x->ruid == 0 || x->euid == 0 || x->suid == 0, old_euid0 = x->euid == 0;
   if (!HAS(x->eff, CAP_SETUID) && !ids_allowed(x->ruid, x->euid, x->suid, s->uid)) {
-    refuse_lacking(p, STAGE_UID, s, x->bnd);
     refuse(p, STAGE_UID, "setting uid %u needs cap_setuid, which the launcher lacks", (unsigned)s->uid);
     return -1;
   }
@@ -167,14 +151,9 @@ static int model_bounding_inheritable(svc const *s, cred_state *x, uint64_t mask
   uint64_t drop = x->bnd & ~s->bounding & mask;
   char name[64];
   if (drop && !HAS(x->eff, CAP_SETPCAP)) {
-    refuse_lacking(p, STAGE_BOUNDING, s, x->bnd);
     refuse(p, STAGE_BOUNDING, "dropping from the bounding set needs cap_setpcap, which the launcher lacks");
     return -1;
   }
-  /* the capabilities the launcher's bounding set lacks: not in what
-   * s->bounding keeps of it either (capabilities within bounding) */
-  if (!HAS(x->eff, CAP_SETPCAP) ? (s->caps & ~(x->inh | x->prm)) != 0 : (s->caps & ~(x->inh | x->bnd)) != 0)
-    refuse_lacking(p, STAGE_INHERITABLE, s, x->bnd | x->inh);
   x->bnd &= ~drop;
   if (!HAS(x->eff, CAP_SETPCAP) && (s->caps & ~(x->inh | x->prm))) {
     refuse(p, STAGE_INHERITABLE, "%s: not in the launcher's permitted set",
@@ -207,11 +186,10 @@ static int model_ambient(svc const *s, cred_state *x, prediction *p)
   return 0;
 }
 
-static int model_securebits(svc const *s, cred_state *x, uint64_t bnd, prediction *p)
+static int model_securebits(svc const *s, cred_state *x, prediction *p)
 {
   unsigned old = x->securebits, locks = old & 0xaau;
   if (old == s->securebits) return 0;
-  if (!HAS(x->eff, CAP_SETPCAP)) refuse_lacking(p, STAGE_SECUREBITS, s, bnd);
   if (!HAS(x->eff, CAP_SETPCAP) || ((locks >> 1) & (old ^ s->securebits)) || (locks & ~s->securebits)) {
     refuse(p, STAGE_SECUREBITS, "changing securebits from 0x%x to 0x%x: %s", old, s->securebits,
            HAS(x->eff, CAP_SETPCAP) ? "locked bits cannot change" : "needs cap_setpcap");
@@ -242,10 +220,9 @@ static int model_caps(svc const *s, cred_state *x, prediction *p, int legacy_roo
 static int engine(svc const *s, cred_state *x, kernel_facts const *k, prediction *p)
 {
   int legacy_root = s->uid == 0 && !(s->securebits & (1u << SECURE_NOROOT)), kept;
-  uint64_t bnd = x->bnd;  /* the launcher's, before the bounding stage */
   if (model_container(s, x, p) < 0 || model_keepcaps(s, x, p, &kept) < 0 || model_groups_gid(s, x, p) < 0 ||
       model_uid(s, x, p, kept) < 0 || model_bounding_inheritable(s, x, all_caps(k->last_cap), p) < 0 ||
-      model_ambient(s, x, p) < 0 || model_securebits(s, x, bnd, p) < 0 || model_caps(s, x, p, legacy_root) < 0)
+      model_ambient(s, x, p) < 0 || model_securebits(s, x, p) < 0 || model_caps(s, x, p, legacy_root) < 0)
     return -1;
   return 0;
 }

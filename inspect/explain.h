@@ -55,9 +55,6 @@ typedef struct prediction_s {
   int stage;               /* the stage that would fail (stages.h), or
                               STAGE_NONE: the service file itself */
   char reason[256];
-  int lacks;               /* refused because the launcher's bounding set
-                              lacks a capability (capinit in a container):
-                              reason is priv_lacks_text()'s */
   cred_state after;        /* after exec */
   cred_state launched;     /* after the engine, before exec: what a
                               private-pids service's reaper holds */
