@@ -10,6 +10,7 @@
 #
 #   runc's default set (runc spec): audit_write, kill, net_bind_service
 #   Docker's default set: the fourteen of DOCKER below
+#   the issue's container: runc's set and no supplementary group
 B=${1:-build}
 . tests/lib.sh
 . tests/supervise_lib.sh
@@ -35,13 +36,15 @@ in_set() { # SET CMD ARGS
 }
 cat >"$T/capinit-in-set" <<EOF
 #!/bin/sh
-exec setpriv --bounding-set "\$LP_BOUNDING" --groups 0 --inh-caps -all --ambient-caps -all -- "$REAL_CAPINIT" "\$@"
+exec setpriv --bounding-set "\$LP_BOUNDING" \$LP_GROUPS --inh-caps -all --ambient-caps -all -- "$REAL_CAPINIT" "\$@"
 EOF
 chmod 755 "$T/capinit-in-set"
 CAPINIT=$T/capinit-in-set
-start_in() { # SET: capinit under SET, as PID 1 of its own PID namespace
+start_in() { # SET [GROUPS]: capinit under SET, as PID 1 of its own PID
+  # namespace, with setpriv's GROUPS option (--groups 0: root's group)
   LP_BOUNDING=$(bounding_arg "$1")
-  export LP_BOUNDING
+  LP_GROUPS=${2:---groups 0}
+  export LP_BOUNDING LP_GROUPS
   sv_start
 }
 
@@ -175,6 +178,35 @@ t_eq "$(live usr Uid | tr -s '\t ' ' ')|$(live usr Groups)|$(caps_of usr CapEff)
 t_eq "$(caps_of web CapEff)|$(caps_of web CapBnd)|$(live web NoNewPrivs)" "cap_net_bind_service|cap_net_bind_service|1" \
   "docker: web holds exactly net_bind_service, as the issue saw"
 t_eq "$(in_set "$DOCKER" "$CAPCTL" check -c "$T/c" 2>/dev/null | grep -c 'start would fail')" 0 "docker: check warns of nothing"
+sv_stop
+
+# 4. the issue's container: runc's set and no supplementary group at all
+#    (runc's default). A service's default list is its user's primary
+#    group, 0: not the same to the kernel, so it needs cap_setgid; with
+#    groups = none it asks for the empty list it already has, and runs
+rm -f "$T"/c/services/*.svc
+svc rootgroups <<EOF
+command = $HELPER stamp /dev/null
+bounding = all
+writes-capinit-state = yes
+EOF
+svc nogroups <<EOF
+command = $HELPER stamp /dev/null
+groups = none
+bounding = all
+writes-capinit-state = yes
+EOF
+start_in "$RUNC" --clear-groups
+sv_wait rootgroups failed 20
+sv_wait nogroups up 20
+t_eq "$(sv_in sed -n 's/^Groups:[[:space:]]*//p' /proc/1/status | sed 's/[[:space:]]*$//')" "" "runc, no group: capinit itself has no supplementary group (the fixture)"
+t_eq "$(sed -n 's/^capinit: service rootgroups: fatal: //p' "$T/capinit.out")" "$(line rootgroups groups cap_setgid "give capinit's own groups to")" \
+  "runc, no group: the default group list (0) needs cap_setgid, and the line says the container lacks it"
+t_eq "$(sv_field nogroups state)|$(live nogroups Groups)|$(live nogroups Gid | tr -s '\t ' ' ')" "up||0 0 0 0" \
+  "runc, no group: groups = none asks for what capinit has, and runs with no group (kernel)"
+rg=$(line rootgroups groups cap_setgid "give capinit's own groups to")
+t_eq "$(setpriv --bounding-set "$(bounding_arg "$RUNC")" --clear-groups --inh-caps -all --ambient-caps -all -- "$CAPCTL" explain -c "$T/c" rootgroups nogroups | sed -n 's/^  launch *//p' | tr '\n' '|')" \
+  "REFUSED at stage groups: ${rg#start failed at stage groups: }|ok|" "runc, no group: explain under the same credentials predicts both"
 sv_stop
 
 t_done
