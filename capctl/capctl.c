@@ -216,6 +216,7 @@ static int check_main(int argc, char **argv)
     strerr_diefu3sys(111, "read directory ", dir, "/services");
   }
   svc_set_validate(&ctx, &set);
+  if (ctx.live) explain_check_launch(&diags, &set);
   capinit_conf_free(&conf);
   nerr = check_report(&diags, &set, !argc, argv, (size_t)argc);
   /* a configuration with nothing to check is valid, but not silently:

@@ -372,6 +372,35 @@ static svc **explain_load(explain_args const *a, size_t *n)
   return chosen;
 }
 
+/* A stage refused because the launcher's bounding set lacks its
+ * capability (capctl inside capinit's container): in the words of
+ * capinit's log, whatever the model's reason (the kernel refuses it for
+ * that alone).  1 when it is. */
+static int lacks_words(svc const *s, cred_state const *launcher, prediction *p)
+{
+  return p->refused && priv_lacks_text(p->stage, s, launcher->bnd, p->reason, sizeof p->reason);
+}
+
+void explain_check_launch(diag_list *diags, svc_set const *set)
+{
+  cred_state launcher;
+  kernel_facts k = { priv_last_cap(), SETGID_RULE_UNKNOWN };
+  exec_target t;
+  prediction p;
+  size_t i;
+  if (creds_launcher(&launcher) < 0) return;
+  /* the engine's stages only: any executable file will do */
+  memset(&t, 0, sizeof t);
+  t.path = "";
+  t.mode = S_IFREG | 0755;
+  for (i = 0; i < set->n; i++) {
+    if (set->v[i]->refused) continue;
+    explain_predict(set->v[i], &launcher, &t, &k, &p);
+    if (lacks_words(set->v[i], &launcher, &p))
+      diag_add(diags, DIAG_WARNING, set->v[i]->file, 0, "start would fail at stage %s: %s", stage_name(p.stage), p.reason);
+  }
+}
+
 int explain_main(int argc, char **argv)
 {
   explain_args a;
@@ -399,6 +428,7 @@ int explain_main(int argc, char **argv)
       detected = 1;
     }
     explain_predict(s, &launcher, &t, &k, &p);
+    lacks_words(s, &launcher, &p);
     any_refused |= p.refused;
     if (a.json) print_json(stdout, s, target, &p, j + 1 == n);
     else print_text(stdout, s, target, &p, k.last_cap);

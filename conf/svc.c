@@ -230,8 +230,7 @@ static void resolve_ids(conf_ctx *ctx, svc *s, conf_where *w)
   }
 }
 
-/* The bounding set of this process, read from the kernel. */
-static uint64_t own_bounding(void)
+uint64_t svc_own_bounding(void)
 {
   uint64_t m = 0;
   unsigned c;
@@ -325,7 +324,7 @@ void svc_finish(conf_ctx *ctx, svc *s)
       /* read once per load: 64 prctl calls are dear (capinit loads
        * thousands of files) */
       if (!ctx->bounding_read) {
-        ctx->bounding = own_bounding();
+        ctx->bounding = svc_own_bounding();
         ctx->bounding_read = 1;
       }
       own = ctx->bounding;

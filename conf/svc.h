@@ -169,6 +169,11 @@ void svc_free(svc *s);
 /* s->digest in hexadecimal, into text (SVC_DIGEST_TEXT bytes). */
 char const *svc_digest_text(svc const *s, char *text);
 
+/* This process's bounding set, read from the kernel (PR_CAPBSET_READ):
+ * what a live load checks against, and what capinit holds (the
+ * container's bounding set, engine/privilege.h). */
+uint64_t svc_own_bounding(void);
+
 /* Forget the line numbers (after validation): every line reads 0. */
 void svc_drop_lines(svc *s);
 

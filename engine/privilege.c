@@ -75,9 +75,9 @@ int priv_failed(priv_fail *f, int stage, int arg)
   return -1;
 }
 
-/* A refused change is no failure when the process is already in the state
- * asked for: capexec can run unprivileged for a spec that changes nothing.
- * Each check below reads the state back from the kernel. */
+/* A stage skips what is already true, read from the kernel, so that
+ * capexec runs unprivileged for a spec that changes nothing, and capinit
+ * in a container that gave it only what its services need (issue 39). */
 static int same_groups(svc const *s)
 {
   gid_t cur[4096];
@@ -162,13 +162,12 @@ static int apply_ids(svc const *s, priv_fail *f)
     kept = 1;
   }
   STAGE(STAGE_GROUPS);
-  if (syscall(SYS_setgroups, s->ngroups, s->groups) < 0 && (errno != EPERM || !same_groups(s)))
-    return priv_failed(f, STAGE_GROUPS, -1);
+  if (!same_groups(s) && syscall(SYS_setgroups, s->ngroups, s->groups) < 0) return priv_failed(f, STAGE_GROUPS, -1);
   STAGE(STAGE_GID);
-  if (syscall(SYS_setresgid, s->gid, s->gid, s->gid) < 0 && (errno != EPERM || !same_ids(0, s->gid)))
+  if (!same_ids(0, s->gid) && syscall(SYS_setresgid, s->gid, s->gid, s->gid) < 0)
     return priv_failed(f, STAGE_GID, -1);
   STAGE(STAGE_UID);
-  if (syscall(SYS_setresuid, s->uid, s->uid, s->uid) < 0 && (errno != EPERM || !same_ids(1, s->uid)))
+  if (!same_ids(1, s->uid) && syscall(SYS_setresuid, s->uid, s->uid, s->uid) < 0)
     return priv_failed(f, STAGE_UID, -1);
   /* keep-caps is a securebit: left on, step 8 would need CAP_SETPCAP to
    * clear it for a spec that wants it off (a launcher without setpcap) */
@@ -190,14 +189,14 @@ static int apply_sets(svc const *s, unsigned last_cap, priv_caps *c, priv_fail *
   }
   STAGE(STAGE_BOUNDING);
   for (cap = 0; cap <= last_cap; cap++) {
-    if (s->bounding & ((uint64_t)1 << cap)) continue;
-    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
-        (errno != EPERM || prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 0))
-      return priv_failed(f, STAGE_BOUNDING, (int)cap);
+    if ((s->bounding & ((uint64_t)1 << cap)) || prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 0) continue;
+    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) return priv_failed(f, STAGE_BOUNDING, (int)cap);
   }
   STAGE(STAGE_INHERITABLE);
-  c->inh = s->caps;
-  if (caps_set(c) < 0) return priv_failed(f, STAGE_INHERITABLE, -1);
+  if (c->inh != s->caps) {
+    c->inh = s->caps;
+    if (caps_set(c) < 0) return priv_failed(f, STAGE_INHERITABLE, -1);
+  }
   STAGE(STAGE_AMBIENT);
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
     return priv_failed(f, STAGE_AMBIENT, -1);
@@ -313,6 +312,44 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
     case STAGE_EXEC: snprintf(buf, len, "execute %s", s->argv ? s->argv[0] : "the command"); break;
     default: snprintf(buf, len, "start"); break;
   }
+  return buf;
+}
+
+/* The capability a stage needs to change anything (inheritable: the
+ * service's own), and what the service's file can say instead. */
+static struct { unsigned char cap; char const *instead; } const lacks_row[STAGE_COUNT] = {
+  [STAGE_NAMESPACES] = { CAP_SYS_ADMIN, "drop its container keys from" },
+  [STAGE_GROUPS] = { CAP_SETGID, "give capinit's own groups to" },
+  [STAGE_GID] = { CAP_SETGID, "give capinit's own group to" },
+  [STAGE_UID] = { CAP_SETUID, "give capinit's own user to" },
+  [STAGE_BOUNDING] = { CAP_SETPCAP, "set bounding = all in" },
+  [STAGE_INHERITABLE] = { 64, "drop it from capabilities in" },
+  [STAGE_SECUREBITS] = { CAP_SETPCAP, "drop securebits from" },
+};
+
+char *priv_lacks_text(int stage, svc const *s, uint64_t bnd, char *buf, size_t len)
+{
+  char name[64];
+  uint64_t want;
+  if (stage < 0 || stage >= STAGE_COUNT || !lacks_row[stage].instead) return 0;
+  want = lacks_row[stage].cap < 64 ? (uint64_t)1 << lacks_row[stage].cap : s->caps;
+  if (!(want &= ~bnd)) return 0;
+  /* the file is NAME.svc; a -k spec has no name */
+  snprintf(buf, len, "capinit holds no %s (the container's bounding set): add it to the container, or %s %s%s",
+           cap_name((unsigned)__builtin_ctzll(want), name, sizeof name), lacks_row[stage].instead,
+           s->name[0] ? s->name : "the spec given with -k", s->name[0] ? ".svc" : "");
+  return buf;
+}
+
+char *priv_fail_reason(priv_fail const *f, svc const *s, char *buf, size_t len)
+{
+  static char const unable[] = "unable to ";
+  size_t n;
+  if (f->err == EPERM && priv_lacks_text(f->stage, s, svc_own_bounding(), buf, len)) return buf;
+  memcpy(buf, unable, sizeof unable - 1);
+  priv_fail_describe(f, s, buf + sizeof unable - 1, len - (sizeof unable - 1));
+  n = strlen(buf);
+  snprintf(buf + n, len - n, ": %s", strerror(f->err));
   return buf;
 }
 

@@ -74,6 +74,17 @@ void priv_exec(svc const *s, unsigned flags, unsigned last_cap,
 /* "raise ambient cap_net_raw" -- what failed, for "unable to %s: %s". */
 char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len);
 
+/* When stage, for s, needs a capability that a launcher with bounding
+ * set bnd lacks (capinit in a container that did not give it one): the
+ * sentence that says so, "capinit holds no cap_setpcap (the container's
+ * bounding set): add it to the container, or drop securebits from
+ * web.svc", in buf.  NULL: it lacks none. */
+char *priv_lacks_text(int stage, svc const *s, uint64_t bnd, char *buf, size_t len);
+/* Why a stage failed, after "at stage NAME: ": priv_lacks_text() for an
+ * EPERM that capinit's own bounding set explains, else "unable to
+ * ACTION: strerror" (len: at least 16). */
+char *priv_fail_reason(priv_fail const *f, svc const *s, char *buf, size_t len);
+
 /* The documented exit status of capexec for a failed stage
  * (stage_exit_status(), and 127 for a command not found). */
 int priv_fail_exit_code(priv_fail const *f);

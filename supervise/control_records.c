@@ -71,12 +71,11 @@ typedef struct status_text_s {
  * last exit; nothing for a service that has not failed. */
 static void status_failure(service const *s, char const *last, char *buf, size_t len)
 {
-  char what[200];
+  char what[256];
   buf[0] = 0;
   if (s->state == ST_FAILED && s->fail_stage >= 0) {
     priv_fail f = { s->fail_stage, s->fail_errno, s->fail_arg };
-    snprintf(buf, len, "stage %s: unable to %s: %s", stage_name(s->fail_stage),
-             priv_fail_describe(&f, s->spec, what, sizeof what), strerror(s->fail_errno));
+    snprintf(buf, len, "stage %s: %s", stage_name(s->fail_stage), priv_fail_reason(&f, s->spec, what, sizeof what));
   } else if (s->state == ST_FAILED && s->failure) {
     snprintf(buf, len, "%s", s->failure);
   } else if (s->state == ST_FAILED && s->last_status >= 0) {

@@ -64,10 +64,8 @@ static void set_state(service *s, enum state st)
 
 static void say_stage(service *s, char const *level, char const *what_failed, priv_fail const *f)
 {
-  char what[256];
-  errno = f->err;
-  say(s, level, "%s at stage %s: unable to %s: %s", what_failed, stage_name(f->stage),
-      priv_fail_describe(f, s->spec, what, sizeof what), strerror(f->err));
+  char why[512];
+  say(s, level, "%s at stage %s: %s", what_failed, stage_name(f->stage), priv_fail_reason(f, s->spec, why, sizeof why));
 }
 
 static void describe_exit(service *s, int status)

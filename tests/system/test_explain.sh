@@ -70,7 +70,7 @@ t_eq "$("$CAPCTL" explain --json -k user=nobody -k mode=noroot -- /bin/true | gr
 t_eq "$("$CAPCTL" explain --json -k user=nobody -- /bin/true | grep '"keyring"')" '    "keyring": {"session": "own", "user": "shared"},' \
   "--json, control: a legacy one's user keyring is shared"
 out=$(setpriv --inh-caps=-all --bounding-set=-sys_admin "$CAPCTL" explain -k private-ipc=yes -- /bin/true | sed -n 's/^  launch *//p')
-t_eq "$out" "REFUSED at stage namespaces: the container's namespaces need cap_sys_admin, which the launcher lacks" \
+t_eq "$out" "REFUSED at stage namespaces: capinit holds no cap_sys_admin (the container's bounding set): add it to the container, or drop its container keys from the spec given with -k" \
   "a launcher without cap_sys_admin: a container is refused at stage namespaces"
 t_eq "$("$CAPCTL" explain -k user=nobody -- /bin/true | sed -n 's/^  launch *//p')" ok "control: the same launcher without container keys: ok"
 
@@ -125,7 +125,7 @@ out=$("$CAPCTL" explain -k user=nobody -- /nonexistent); rc=$?
 t_eq "$rc:$(echo "$out" | sed -n 's/^  launch *//p')" "1:REFUSED at stage exec: /nonexistent: No such file or directory" "a missing command: refused"
 "$CAPCTL" explain -k user=nobody -k bounding=chown -- /bin/true >/dev/null; t_eq "$?" 0 "control: the same spec with a plain file: exit 0"
 out=$(capsh --drop=cap_net_raw -- -c "'$CAPCTL' explain -k user=nobody -k capabilities=net_raw -- /bin/true" | sed -n 's/^  launch *//p')
-t_eq "$out" "REFUSED at stage inheritable: cap_net_raw: not in the bounding set" "a launcher without the cap: refused before exec"
+t_eq "$out" "REFUSED at stage inheritable: capinit holds no cap_net_raw (the container's bounding set): add it to the container, or drop it from capabilities in the spec given with -k" "a launcher without the cap: refused before exec"
 
 # by name from a configuration directory, and JSON
 mkdir -p "$T/c/services"

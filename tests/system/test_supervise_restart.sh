@@ -190,7 +190,7 @@ sv_wait priv failed
 t_ok $? "privilege: with $missing (outside the bounding set $bnd) it is failed"
 f=$(sv_field priv failure)
 case $f in
-  "stage inheritable: unable to set inheritable capabilities cap_$missing: Operation not permitted") r=0 ;;
+  "stage inheritable: capinit holds no cap_$missing (the container's bounding set): add it to the container, or drop it from capabilities in priv.svc") r=0 ;;
   *) r=1 ;;
 esac
 t_ok $r "privilege: status names the stage, what and why: '$f'"

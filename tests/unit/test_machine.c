@@ -47,7 +47,7 @@ uint64_t now_ms(void) { return now; }
 void console_say(char const *fmt, ...) { record("con"); }
 void log_line(service *s, char const *fmt, ...) { record("log"); }
 
-char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len)
+char *priv_fail_reason(priv_fail const *f, svc const *s, char *buf, size_t len)
 {
   snprintf(buf, len, "stage %d", f->stage);
   return buf;
