@@ -57,6 +57,24 @@ t_eq "$?" 0 "control: the same file executable: 0"
 pid1 -- no-such-command-on-path
 t_eq "$?" 127 "pid1: a name not on PATH: 127"
 
+# CMD as tini runs its child: capinit's credentials (those of this
+# shell, its parent), environment; descriptors 0, 1, 2 only; default
+# signals; its own process group, in capinit's session
+creds() { grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs)' "/proc/$1/status" | tr '\t\n' '  '; }
+MAINMODE_VAR=seen plain -- /bin/sh -c '
+  grep -E "^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs)" /proc/$$/status | tr "\t\n" "  " > "$T/cmd.creds"
+  ls /proc/$$/fd | tr "\n" " " > "$T/cmd.fds"
+  sed -n "s/^\(SigBlk\|SigIgn\):[[:space:]]*//p" /proc/$$/status | tr "\n" " " > "$T/cmd.sigs"
+  echo "$MAINMODE_VAR" > "$T/cmd.env"
+  cut -d" " -f1,5,6 /proc/$$/stat > "$T/cmd.stat"
+  cut -d" " -f6 /proc/$PPID/stat > "$T/capinit.session"' </dev/null
+t_eq "$(cat "$T/cmd.creds")" "$(creds $$)" "CMD's uids, gids, capabilities and no_new_privs are capinit's caller's"
+t_eq "$(cat "$T/cmd.fds")" "0 1 2 " "CMD has descriptors 0, 1, 2 only"
+t_eq "$(cat "$T/cmd.sigs")" "0000000000000000 0000000000000000 " "CMD's signals: none blocked, none ignored"
+t_eq "$(cat "$T/cmd.env")" "seen" "CMD has capinit's environment"
+read -r cpid cpgrp csess < "$T/cmd.stat"
+t_eq "$cpgrp $csess" "$cpid $(cat "$T/capinit.session")" "CMD leads its own process group, in capinit's session"
+
 # -e CODE
 plain -e 3 -- /bin/sh -c 'exit 3'
 t_eq "$?" 0 "-e 3: exit 3 is 0"
