@@ -58,22 +58,32 @@ pid1 -- no-such-command-on-path
 t_eq "$?" 127 "pid1: a name not on PATH: 127"
 
 # CMD as tini runs its child: capinit's credentials (those of this
-# shell, its parent), environment; descriptors 0, 1, 2 only; default
+# shell, its parent), environment; default
 # signals; its own process group, in capinit's session
 creds() { grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs)' "/proc/$1/status" | tr '\t\n' '  '; }
 MAINMODE_VAR=seen plain -- /bin/sh -c '
   grep -E "^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs)" /proc/$$/status | tr "\t\n" "  " > "$T/cmd.creds"
-  ls /proc/$$/fd | tr "\n" " " > "$T/cmd.fds"
   sed -n "s/^\(SigBlk\|SigIgn\):[[:space:]]*//p" /proc/$$/status | tr "\n" " " > "$T/cmd.sigs"
   echo "$MAINMODE_VAR" > "$T/cmd.env"
   cut -d" " -f1,5,6 /proc/$$/stat > "$T/cmd.stat"
   cut -d" " -f6 /proc/$PPID/stat > "$T/capinit.session"' </dev/null
 t_eq "$(cat "$T/cmd.creds")" "$(creds $$)" "CMD's uids, gids, capabilities and no_new_privs are capinit's caller's"
-t_eq "$(cat "$T/cmd.fds")" "0 1 2 " "CMD has descriptors 0, 1, 2 only"
 t_eq "$(cat "$T/cmd.sigs")" "0000000000000000 0000000000000000 " "CMD's signals: none blocked, none ignored"
 t_eq "$(cat "$T/cmd.env")" "seen" "CMD has capinit's environment"
 read -r cpid cpgrp csess < "$T/cmd.stat"
 t_eq "$cpgrp $csess" "$cpid $(cat "$T/capinit.session")" "CMD leads its own process group, in capinit's session"
+
+# descriptors 0, 1, 2 only: CMD's /proc/PID/fd (sleep opens none)
+rm -rf "$T/run"
+sv_start_plain -- sleep 1000 3</dev/null
+cmdpid=$(cat /proc/"$sv_nspid"/task/*/children | tr -d ' ')
+sleep_exe=$(readlink -f "$(command -v sleep)")
+n=1200; while [ "$(readlink /proc/"$cmdpid"/exe)" != "$sleep_exe" ] && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
+t_eq "$(ls /proc/"$cmdpid"/fd | tr '\n' ' ')" "0 1 2 " "CMD (sleep) has descriptors 0, 1, 2 only (capinit got 3 too)"
+t_eq "$(readlink /proc/"$cmdpid"/exe)" "$sleep_exe" "control: that pid is CMD, sleep"
+kill -TERM "$sv_nspid"
+sv_wait_exit
+t_eq "$sv_rc" 143 "sleep killed by the forwarded SIGTERM: 143"
 
 # -e CODE
 plain -e 3 -- /bin/sh -c 'exit 3'
@@ -118,8 +128,11 @@ t_eq "$(sv_in sh -c "sed -n 's/^\(State\|PPid\):[[:space:]]*//p' /proc/$apid/sta
 kill -TERM "$sv_nspid"
 sv_wait_exit
 t_eq "$sv_rc" 7 "SIGTERM reached CMD, which exited 7: capinit exits 7"
-t_eq "$(sed -n 's/^\([a-z-]*\) .*/\1/p' "$T/order" | tr '\n' ' ')" "a b cmd-term b-term a-term " \
-  "order: a, b start; SIGTERM: CMD, then b, then a"
+# (the start stamps are each service's own, written after its exec: not
+# an order)
+t_eq "$(sed -n 's/^\([a-z]*-term\) .*/\1/p' "$T/order" | tr '\n' ' ')" "cmd-term b-term a-term " \
+  "SIGTERM: CMD stops, then b, then a (reverse dependency order)"
+t_eq "$(sed -n 's/^\([a-z]*\) .*/\1/p' "$T/order" | sort | tr '\n' ' ')" "a b " "a and b each started once"
 t_eq "$(grep -c SIGKILL "$T/capinit.out")" 0 "no SIGKILL: every service stopped within its stop-timeout"
 t_eq "$(grep -c 'main command .*exited 7: exit code 7' "$T/capinit.out")" 1 "capinit says CMD's end"
 rm -f "$T/c/services/a.svc" "$T/c/services/b.svc" "$T/order"
