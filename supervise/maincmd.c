@@ -18,6 +18,7 @@ static void child_fail(char const *cmd, int e)
 {
   char msg[512];
   int n = snprintf(msg, sizeof msg, "capinit: fatal: unable to execute %s: %s\n", cmd, strerror(e));
+  if (n < 0) n = 0;
   if (n > (int)sizeof msg - 1) n = (int)sizeof msg - 1;
   if (write(2, msg, (size_t)n) < 0) {}
   _exit(e == ENOENT ? 127 : 126);

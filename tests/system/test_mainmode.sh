@@ -163,9 +163,10 @@ t_eq "$(cat "$T/usr1" 2>/dev/null)" "" "CMD did not get it"
 kill -USR1 "$sv_nspid"
 wait_file "$T/usr1"
 t_eq "$(cat "$T/usr1")" "usr1" "control: the runtime's SIGUSR1 reaches CMD"
-kill -TERM "$sv_nspid"
+sv_ctl poweroff >/dev/null 2>&1
 sv_wait_exit
-t_eq "$sv_rc" 0 "CMD exits 0 at SIGTERM: capinit 0"
+t_eq "$sv_rc" 0 "capctl poweroff: SIGTERM to CMD, which exits 0: capinit 0"
+t_eq "$(grep -c '^capinit: capctl poweroff: SIGTERM to the main command$' "$T/capinit.out")" 1 "capinit says it"
 rm -f "$T/c/services/killer.svc"
 
 # -g: SIGUSR1 reaches CMD's process group (a grandchild); without, CMD alone
