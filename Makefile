@@ -161,7 +161,7 @@ INSPECT_OBJ := $(INSPECT_SRC:%.c=$(B)/obj/%.o)
 SUPERVISOR_OBJ := $(patsubst %.c,$(B)/obj/%.o,supervise/supervisor.c supervise/service.c supervise/spawn.c supervise/order.c \
   supervise/load.c supervise/mkdir_p.c supervise/command.c supervise/lookup.c \
   supervise/log.c supervise/console.c supervise/notify.c supervise/notify_parse.c supervise/control.c supervise/peer.c supervise/control_dispatch.c supervise/control_records.c \
-  supervise/control_reply.c supervise/initctl.c)
+  supervise/control_reply.c supervise/initctl.c supervise/maincmd.c)
 INIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,init/capinit.c init/boot.c init/fstab.c init/shutdown.c init/step.c)
 # each program's objects: capinit_OBJ, capctl_OBJ, capexec_OBJ
 capinit_OBJ := $(INIT_OBJ) $(SUPERVISOR_OBJ) $(ENGINE_OBJ) $(INSPECT_OBJ) $(CONF_OBJ)

@@ -8,8 +8,11 @@
  * services is reaped, and on SIGTERM or SIGINT it stops every service in
  * reverse dependency order and exits 0.
  *
+ * With -- CMD (issue 39) it runs CMD beside the services, as tini and
+ * dumb-init run their child, and ends when CMD ends (supervise/maincmd.c).
+ *
  * Exit codes: 0 stopped cleanly; 100 wrong usage; 111 could not start
- * (control socket, configuration directory...). */
+ * (control socket, configuration directory...); with CMD, CMD's code. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -50,6 +53,7 @@ static void help(void)
 {
   say_stdout(
 "usage: capinit [--container] [-c DIR] [-r DIR]\n"
+"       capinit --container [-c DIR] [-r DIR] [-g] [-e CODE]... -- CMD [ARG]...\n"
 "\n"
 "Supervise the services of DIR/services/*.svc, each started with exactly\n"
 "the privilege its file declares (capinit.svc(5)).\n"
@@ -58,6 +62,12 @@ static void help(void)
 "  -r DIR        runtime directory: control socket, notify sockets\n"
 "                (default /run/capinit; created if missing)\n"
 "  --container   supervise only (no mounts, no reboot), also as PID 1\n"
+"  -- CMD ARG... the main command, beside the services: capinit passes the\n"
+"                signals it accepts on to it, stops the services when it\n"
+"                ends, and exits with its code (128+N: killed by signal N;\n"
+"                exec failure 127 not found, 126 other)\n"
+"  -g            pass the signals to CMD's process group (tini -g)\n"
+"  -e CODE       CMD's exit code CODE becomes 0 (tini -e; repeatable)\n"
 "  -h, --help, -V, --version\n"
 "\n"
 "Supervising (--container, or not PID 1): SIGTERM, SIGINT, SIGUSR1, SIGUSR2\n"
@@ -98,23 +108,55 @@ static void inherited_cloexec(void)
   for (fd = 3; fd < max; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
+static int usage(char const *what, char const *arg)
+{
+  console_say("capinit: fatal: %s '%s'\ncapinit: usage: capinit [--container] [-c DIR] [-r DIR] "
+              "[-g] [-e CODE]... [-- CMD [ARG]...]\n", what, arg);
+  return -1;
+}
+
+/* -e CODE: 0 to 255, decimal. */
+static int exit_code_arg(char const *s)
+{
+  int n = 0;
+  if (!*s || strlen(s) > 3) return -1;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return -1;
+    n = n * 10 + (*s - '0');
+  }
+  return n > 255 ? -1 : n;
+}
+
 /* -1: an argument capinit does not know (said); 1: --help or --version
  * (answered); 0: go on. */
 static int arguments(int argc, char **argv, int *container)
 {
+  int i, options = 0, code;
   sv.confdir = "/etc/capinit";
   sv.rundir = "/run/capinit";
-  for (int i = 1; i < argc; i++) {
+  sv.main.err = -1;
+  for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--container")) *container = 1;
+    else if (!strcmp(argv[i], "--")) {
+      if (i + 1 == argc) return usage("no command after", "--");
+      if (!*container) return usage("a main command needs --container:", argv[i + 1]);
+      sv.main.argv = argv + i + 1;
+      break;
+    }
+    else if (!strcmp(argv[i], "-g")) sv.main.group = options = 1;
+    else if (!strcmp(argv[i], "-e") && i + 1 < argc) {
+      if ((code = exit_code_arg(argv[++i])) < 0) return usage("-e: not an exit code from 0 to 255:", argv[i]);
+      sv.main.zero[code / 8] |= (unsigned char)(1u << (code % 8));
+      options = 1;
+    }
     else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { help(); return 1; }
     else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) { say_stdout("capinit " CAPINIT_VERSION "\n"); return 1; }
     else if (!strcmp(argv[i], "-c") && i + 1 < argc) sv.confdir = argv[++i];
     else if (!strcmp(argv[i], "-r") && i + 1 < argc) sv.rundir = argv[++i];
-    else {
-      console_say("capinit: fatal: unknown argument '%s'\ncapinit: usage: capinit [--container] [-c DIR] [-r DIR]\n", argv[i]);
-      return -1;
-    }
+    else return usage("unknown argument", argv[i]);
   }
+  /* fail closed: -g or -e without CMD would be silently meaningless */
+  if (options && !sv.main.argv) return usage("-g and -e need a main command:", "--");
   return 0;
 }
 
@@ -212,6 +254,8 @@ int main(int argc, char **argv)
    * to be read; the command's exec gets its own, dumpable again. */
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   inherited_cloexec();
+  /* CMD gets the standard error capinit got, not capinit's non-blocking one */
+  if (sv.main.argv) sv.main.err = fcntl(2, F_DUPFD_CLOEXEC, 3);
   sv.started_ms = now_ms();
   sv.control = sv.initctl = -1;
   /* PID 1 of a container: the kernel says so, since reboot(2) outside the
@@ -229,7 +273,7 @@ int main(int argc, char **argv)
   rc = supervisor_run();
   if (!sv.machine) {
     console_drain(CONSOLE_DRAIN_MS);
-    return rc;
+    return rc || !sv.main.argv ? rc : maincmd_exit_code(&sv.main);
   }
   /* phase 2 is over: PID 1 never exits */
   if (rc) boot_emergency("the supervisor could not start", sv.emergency_shell);

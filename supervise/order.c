@@ -3,6 +3,7 @@
  * settle step starts what is wanted up and whose dependencies are ready,
  * and stops what is wanted down, dependents first.  It feeds the state
  * machine events (service.c); it changes no current state itself. */
+#include <signal.h>
 #include <string.h>
 
 #include "console.h"
@@ -137,6 +138,12 @@ void service_settle_all(supervisor const *sup)
 void order_shutdown(supervisor *sup, int action, char const *why)
 {
   size_t i;
+  /* the main command first: its end stops the services */
+  if (sup->main.pid > 0) {
+    console_say("capinit: %s: SIGTERM to the main command\n", why);
+    maincmd_signal(&sup->main, SIGTERM);
+    return;
+  }
   if (!sup->shutting_down)
     console_say("capinit: %s: stopping every service\n", why);
   sup->shutting_down = 1;

@@ -52,7 +52,13 @@ static void reap(void)
   int status;
   pid_t pid;
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    service *s = service_by_pid(pid);
+    service *s;
+    if (pid == sv.main.pid) {
+      maincmd_ended(&sv.main, status);
+      order_shutdown(&sv, 0, "the main command ended");
+      continue;
+    }
+    s = service_by_pid(pid);
     if (!s) continue;  /* an orphan: reaped, nothing more */
     if (s->log.pipe >= 0) log_read(s);
     if (pid == s->pid || pid == s->stop_pid) status = service_command_status(s, status);
@@ -123,6 +129,13 @@ static void handle_signals(int sigfd)
   char who[128];
   while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
     int sig = (int)si.ssi_signo;
+    /* with a main command, every signal capinit accepts is CMD's (the
+     * runtime's docker stop, a terminal's SIGWINCH): judged as an order */
+    if (sv.main.argv && sig != SIGCHLD) {
+      if (peer_of_signal(&si, 1, is_order(sig) && sig != SIGHUP, who, sizeof who)) maincmd_signal(&sv.main, sig);
+      else order_refused(sig, si.ssi_pid, who);
+      continue;
+    }
     if (is_order(sig) && !peer_of_signal(&si, !sv.machine, sig != SIGHUP, who, sizeof who)) {
       order_refused(sig, si.ssi_pid, who);
       continue;
@@ -339,6 +352,11 @@ int supervisor_run(void)
   priv_signals_to_reset = non_default_signals();
   /* the configuration first: it names the socket's control-group */
   if (supervisor_open() < 0) return 111;
+  /* before the shield: CMD gets capinit's real and saved uid */
+  if (sv.main.argv && maincmd_start(&sv.main) < 0) {
+    console_say("capinit: fatal: unable to fork the main command: %s\n", strerror(errno));
+    return 111;
+  }
   if (peer_shield() < 0 && geteuid() == 0)
     console_say("capinit: warning: unable to take uid 4294967294 as its real and saved uid (%s): every uid 0 "
                 "may signal capinit, which judges each sender (capinit(8), SIGNALS)\n", strerror(errno));
@@ -346,7 +364,7 @@ int supervisor_run(void)
    * when it returns, and the readiness report must not wait for an event */
   supervisor_turn();
 
-  while (!(sv.shutting_down && all_down() && !control_asker_waiting())) {
+  while (!(sv.shutting_down && all_down() && !control_asker_waiting() && sv.main.pid <= 0)) {
     uint64_t deadline = 0, now;
     int timeout, r;
     if (pollset_build(&ps, self, &deadline) < 0) {

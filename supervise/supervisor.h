@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "../conf/svc.h"
+#include "maincmd.h"
 
 #define LOG_LINE_MAX 1024         /* longer lines are cut */
 
@@ -98,6 +99,7 @@ typedef struct supervisor_s {
   int ready_reported;
   boot_phase phases[BOOT_PHASES_MAX];
   size_t nphases;
+  maincmd main;            /* --container -- CMD: main.argv set */
 } supervisor;
 
 extern supervisor sv;
