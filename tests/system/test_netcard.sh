@@ -11,7 +11,8 @@
 #     address and routes; eth0 is a macvlan (bridge) with a MAC of its own;
 #   - a TCP connection from the peer to the service's address (the
 #     positive control of every failure below);
-#   - other services (network = host, none) do not see the card;
+#   - other services (network = host, none) do not see the card, and the
+#     card does not reach capinit's own address on the parent;
 #   - failures at stage card (no such parent, a kernel without ipvlan, as
 #     `ip link add` finds this kernel) and faults forced at card, address
 #     and route (the test build): the service does not run, the stage and
@@ -76,6 +77,20 @@ t_eq "$got" "lo 127.0.0.1/8 eth0 10.0.2.21/24
 10.0.2.0/24 dev eth0 proto kernel scope link src 10.0.2.21;" "capexec: without a gateway, only the net's own route"
 t_eq "$(links) $(promisc_back)" "lo p0  0" "capexec: after both, capinit's network lists lo and p0, and no card holds p0"
 
+got=$(ip netns exec "$H" "$CAPEXEC" -k mode=noroot -k network=macvlan:p0 -k address=10.0.2.21/24 -- /bin/sh -c \
+  'echo "pid $$"; sh "$0"' "$T/view.sh" 2>&1 | sed -n 1,3p)
+t_eq "$got" "pid 2
+lo eth0 
+lo 127.0.0.1/8 eth0 10.0.2.21/24 " "capexec: a noroot uid 0 (its own PID namespace, under a reaper): the same card"
+# capinit's own address on the parent: a macvlan does not reach its parent's stack
+ip -n "$H" addr add 10.0.2.5/24 dev p0
+cat > "$T/reach.sh" <<'EOF'
+for a in 10.0.2.1 10.0.2.5; do timeout 10 bash -c "exec 3<>/dev/tcp/$a/9" 2>&1 | sed -n 's/.*: //p' | sort -u; done
+EOF
+got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:p0 -k address=10.0.2.20/24 -- /bin/bash "$T/reach.sh" 2>&1 | tr '\n' ' ')
+t_eq "$got" "Connection refused No route to host " \
+  "capexec: from the card, the peer's 10.0.2.1 answers (its port 9 refuses), capinit's own 10.0.2.5 on p0 is out of reach (no ARP answer)"
+ip -n "$H" addr del 10.0.2.5/24 dev p0
 got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:nope -k address=10.0.2.20/24 -- /bin/true 2>&1)
 t_eq "$?:$got" "115:capexec: fatal: unable to make the macvlan card eth0 on nope (capinit's network has no link nope: name one that \`ip link\` lists) (stage card): No such device" \
   "capexec: a missing parent: stage card, the parent named, ENODEV"
@@ -154,7 +169,8 @@ sv_wait web up
 sv_wait other up
 sv_wait none up
 sv_wait noparent failed
-connect() { ip netns exec "$P" bash -c "exec 3<>/dev/tcp/$1/8080 && head -n 1 <&3" 2>/dev/null; }
+# bounded: a connection to an address nobody holds waits for TCP's retries
+connect() { ip netns exec "$P" timeout 10 bash -c "exec 3<>/dev/tcp/$1/8080 && head -n 1 <&3" 2>/dev/null; }
 n=200
 while [ -z "$(connect 10.0.2.20)" ] && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
 t_eq "$(connect 10.0.2.20)" "card 10.0.2.20" "the peer ($P) connects to web at 10.0.2.20:8080 over p1, p0 and web's eth0"
