@@ -154,7 +154,7 @@ CONF_OBJ := $(CONF_SRC:%.c=$(B)/obj/%.o)
 # The three programs and what they share: the privilege engine (engine/),
 # the configuration and the control protocol's verbs (conf/), and what
 # reads and judges the live system (inspect/: capinit's and capctl's).
-ENGINE_SRC := engine/privilege.c engine/container.c engine/filter.c engine/reaper.c
+ENGINE_SRC := engine/privilege.c engine/container.c engine/netcard.c engine/netlink.c engine/filter.c engine/reaper.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
 INSPECT_SRC := $(wildcard inspect/*.c)
 INSPECT_OBJ := $(INSPECT_SRC:%.c=$(B)/obj/%.o)

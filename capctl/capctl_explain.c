@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <linux/capability.h>
 
 #include <skalibs/strerr.h>
@@ -85,6 +86,25 @@ static void print_json_listen(FILE *f, svc_container const *ct)
   fprintf(f, "],\n");
 }
 
+/* "card": null, or the card of its own: kind, parent, interface, address
+ * (A/PREFIX), gateway (or null) */
+static void print_json_card(FILE *f, svc_container const *ct)
+{
+  char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+  fprintf(f, ",\n      \"card\": ");
+  if (!container_card(ct)) {
+    fprintf(f, "null");
+    return;
+  }
+  inet_ntop(AF_INET, &ct->address, a, sizeof a);
+  inet_ntop(AF_INET, &ct->gateway, g, sizeof g);
+  fprintf(f, "{\"kind\": \"%s\", \"parent\": ", ct->network == NET_IPVLAN ? "ipvlan" : "macvlan");
+  json_string(f, ct->parent);
+  fprintf(f, ", \"interface\": \"%s\", \"address\": \"%s/%u\", \"gateway\": ", CT_CARD_NAME, a, ct->prefix);
+  if (ct->gateway.s_addr) fprintf(f, "\"%s\"}", g);
+  else fprintf(f, "null}");
+}
+
 /* "listen", then "container": what the service's own namespaces and tree
  * are; null when it has none (the same values as an empty container). */
 static void print_json_container(FILE *f, svc_container const *ct)
@@ -130,8 +150,9 @@ static void print_json_container(FILE *f, svc_container const *ct)
   json_bool(f, "nosuid", container_nosuid(ct));
   fprintf(f, "      \"network\": ");
   /* the key's own word: netns:NAME, NAME the file's in CT_NETNS_DIR */
-  fprintf(f, "\"%s\"", vocab_format(network_names, (int)ct->network, ct->netns ? strrchr(ct->netns, '/') + 1 : "",
-                                     net, sizeof net));
+  fprintf(f, "\"%s\"", vocab_format(network_names, (int)ct->network,
+                                     ct->parent ? ct->parent : ct->netns ? strrchr(ct->netns, '/') + 1 : "", net, sizeof net));
+  print_json_card(f, ct);
   fprintf(f, ",\n      \"hostname\": ");
   if (ct->hostname) json_string(f, ct->hostname);
   else fprintf(f, "null");

@@ -99,9 +99,14 @@ static int own_uts(svc_container const *ct)
   return ct && ct->hostname;
 }
 
+int container_card(svc_container const *ct)
+{
+  return ct && (ct->network == NET_MACVLAN || ct->network == NET_IPVLAN) ? ct->network : 0;
+}
+
 static int own_net(svc_container const *ct)
 {
-  return ct && ct->network == NET_NONE;
+  return ct && (ct->network == NET_NONE || container_card(ct));
 }
 
 static char const *joins_net(svc_container const *ct)
@@ -202,7 +207,7 @@ char const *container_escape(struct svc_s const *s, int cap)
   size_t i;
   if (!container_contained(s) || !(s->caps & ((uint64_t)1 << cap))) return 0;
   if (cap == CAP_DAC_READ_SEARCH && (s->syscalls_deny & (1u << SG_FILE_HANDLES))) return 0;
-  if (cap == CAP_NET_ADMIN && s->ct && s->ct->network == NET_NONE) return 0;
+  if (cap == CAP_NET_ADMIN && own_net(s->ct)) return 0;
   if (cap == CAP_SYS_CHROOT && !(s->ct && s->ct->root)) return 0;
   for (i = 0; i < container_escapes_n; i++)
     if (container_escapes[i].cap == cap) return container_escapes[i].how;
@@ -408,8 +413,15 @@ int ct_key_network(conf_where *w, void *o, char const *v)
   char const *name;
   int net = vocab_prefixed(network_names, v, &name);
   free(ct->netns);
-  ct->netns = 0;
+  free(ct->parent);
+  ct->netns = ct->parent = 0;
   if (net < 0) return conf_error(w, "network: expected %s, not '%s'", vocab_list(network_names, list, sizeof list), v);
+  if (net == NET_MACVLAN || net == NET_IPVLAN) {
+    /* the kernel's limit: IFNAMSIZ - 1 */
+    if (!plain_name(name, 15, 1))
+      return conf_error(w, "network: invalid link name '%s' (letters, digits, '-', '_', '.'; at most 15)", name);
+    ct->parent = xstrdup(name);
+  }
   if (net == NET_NAMED) {
     if (!plain_name(name, 64, 1))
       return conf_error(w, "network: invalid namespace name '%s' (letters, digits, '-', '_', '.'; at most 64)", name);
@@ -417,6 +429,41 @@ int ct_key_network(conf_where *w, void *o, char const *v)
     ct->netns = xstrdup(path);
   }
   ct->network = (enum ct_network)net;
+  return 0;
+}
+
+/* address = A.B.C.D/PREFIX: a host's address, not its net's first or
+ * (below /31) last one. */
+int ct_key_address(conf_where *w, void *o, char const *v)
+{
+  svc_container *ct = ct_of(o);
+  char host[16];
+  char const *slash = strchr(v, '/');
+  char *end;
+  unsigned long p;
+  uint32_t a, mask;
+  if (!slash || (size_t)(slash - v) >= sizeof host)
+    return conf_error(w, "address: expected A.B.C.D/PREFIX (IPv4, e.g. 10.0.2.20/24), not '%s'", v);
+  memcpy(host, v, (size_t)(slash - v));
+  host[slash - v] = 0;
+  errno = 0;
+  p = strtoul(slash + 1, &end, 10);
+  if (inet_pton(AF_INET, host, &ct->address) != 1 || slash[1] < '0' || slash[1] > '9' || *end || errno || p < 1 || p > 32)
+    return conf_error(w, "address: expected A.B.C.D/PREFIX (IPv4, prefix 1 to 32), not '%s'", v);
+  ct->prefix = (unsigned char)p;
+  a = ntohl(ct->address.s_addr);
+  mask = p == 32 ? ~0u : ~(~0u >> p);
+  if (p < 31 && ((a & ~mask) == 0 || (a & ~mask) == ~mask))
+    return conf_error(w, "address: %s is the %s address of its net: name a host's", v,
+                      (a & ~mask) ? "broadcast" : "network");
+  return 0;
+}
+
+int ct_key_gateway(conf_where *w, void *o, char const *v)
+{
+  svc_container *ct = ct_of(o);
+  if (inet_pton(AF_INET, v, &ct->gateway) != 1 || !ct->gateway.s_addr)
+    return conf_error(w, "gateway: expected an IPv4 address (A.B.C.D), not '%s'", v);
   return 0;
 }
 
@@ -518,6 +565,7 @@ void container_free(svc_container *ct)
   size_t i;
   if (!ct) return;
   free(ct->netns);
+  free(ct->parent);
   free(ct->hostname);
   free(ct->root);
   for (i = 0; i < ct->nrw; i++) free(ct->rw[i].path);
@@ -655,6 +703,36 @@ int container_needs_pids(struct svc_s const *s)
   return !s->line[K_PRIVATE_PIDS] && s->uid == 0 && noroot && container_view(s->ct);
 }
 
+/* A card needs its address; address and gateway need a card, the gateway
+ * on the address's net (the kernel could not reach it otherwise). */
+static void check_card(struct svc_s *s, conf_where *w)
+{
+  svc_container *ct = s->ct;
+  char const *kind = ct->network == NET_IPVLAN ? "ipvlan" : "macvlan";
+  uint32_t mask = ct->prefix >= 32 ? ~0u : ~(~0u >> ct->prefix);
+  char gw[80];
+  if (!container_card(ct)) {
+    w->line = s->line[K_ADDRESS] ? s->line[K_ADDRESS] : s->line[K_GATEWAY];
+    if (w->line)
+      conf_error(w, "%s: needs a card of its own (network = macvlan:PARENT or ipvlan:PARENT), not network = %s",
+                 s->line[K_ADDRESS] ? "address" : "gateway",
+                 vocab_format(network_names, ct->network, ct->netns ? strrchr(ct->netns, '/') + 1 : "", gw, sizeof gw));
+    return;
+  }
+  w->line = s->line[K_NETWORK];
+  if (!s->line[K_ADDRESS]) {
+    conf_error(w, "network: %s:%s needs address = A.B.C.D/PREFIX", kind, ct->parent);
+    return;
+  }
+  if (!s->line[K_GATEWAY]) return;
+  w->line = s->line[K_GATEWAY];
+  if (ct->gateway.s_addr == ct->address.s_addr)
+    conf_error(w, "gateway: is the service's own address");
+  else if (((ntohl(ct->gateway.s_addr) ^ ntohl(ct->address.s_addr)) & mask) || ct->prefix >= 32)
+    conf_error(w, "gateway: %s is outside the card's net (address, line %u): the kernel could not reach it",
+               inet_ntop(AF_INET, &ct->gateway, gw, sizeof gw), s->line[K_ADDRESS]);
+}
+
 void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w)
 {
   svc_container *ct = s->ct;
@@ -662,6 +740,7 @@ void container_finish(struct conf_ctx_s *ctx, struct svc_s *s, conf_where *w)
   size_t i;
   struct stat st;
   if (!ct) return;
+  check_card(s, w);
   if (ct->root) {
     w->line = s->line[K_ROOT_DIRECTORY];
     check_root(w, prefix, ct->root);

@@ -14,7 +14,9 @@
 
 #include "parse.h"
 
-enum ct_network { NET_HOST, NET_NONE, NET_NAMED };
+/* NET_MACVLAN and NET_IPVLAN: a card of its own (network = macvlan:PARENT,
+ * ipvlan:PARENT), a link on the host's PARENT made in its own namespace. */
+enum ct_network { NET_HOST, NET_NONE, NET_NAMED, NET_MACVLAN, NET_IPVLAN };
 
 #define CT_BINDS_MAX 64      /* bind and bind-ro, together */
 #define CT_RW_MAX 64         /* read-write paths */
@@ -66,6 +68,10 @@ typedef struct container_s {
   size_t ndevices;
   unsigned char network;   /* enum ct_network */
   char *netns;             /* network = netns:NAME: CT_NETNS_DIR/NAME */
+  char *parent;            /* a card's: the host's link it is made on */
+  struct in_addr address, gateway;  /* address = A/PREFIX, gateway = G
+                              (0.0.0.0 when absent), network byte order */
+  unsigned char prefix;
   char *hostname;
   char *root;              /* root-directory */
   ct_path *rw;             /* read-write paths */
@@ -144,6 +150,11 @@ size_t container_proc_opts(svc_container const *ct, ct_proc_opt const **out);
 char *container_proc_text(svc_container const *ct, char *buf, size_t len);
 
 struct svc_s;
+/* A card of its own: NET_MACVLAN or NET_IPVLAN, or 0 (none).  Its name in
+ * the service's namespace is CT_CARD_NAME. */
+int container_card(svc_container const *ct);
+#define CT_CARD_NAME "eth0"
+
 /* Is the service contained: mode = noroot, or a view of its own (any
  * container key but listen)?  Its filter and defaults follow. */
 int container_contained(struct svc_s const *s);
@@ -177,6 +188,8 @@ int ct_key_allow_suid(conf_where *w, void *svc, char const *v);
 int ct_key_private_devices(conf_where *w, void *svc, char const *v);
 int ct_key_devices(conf_where *w, void *svc, char const *v);
 int ct_key_proc_subset(conf_where *w, void *svc, char const *v);
+int ct_key_address(conf_where *w, void *svc, char const *v);
+int ct_key_gateway(conf_where *w, void *svc, char const *v);
 
 struct svc_s;
 struct conf_ctx_s;

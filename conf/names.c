@@ -25,7 +25,8 @@ name_value const ready_names[] = {
   { "exec", READY_EXEC }, { "fd:N", READY_FD }, { "notify", READY_NOTIFY }, { 0, 0 },
 };
 name_value const network_names[] = {
-  { "host", NET_HOST }, { "none", NET_NONE }, { "netns:NAME", NET_NAMED }, { 0, 0 },
+  { "host", NET_HOST }, { "none", NET_NONE }, { "netns:NAME", NET_NAMED },
+  { "macvlan:PARENT", NET_MACVLAN }, { "ipvlan:PARENT", NET_IPVLAN }, { 0, 0 },
 };
 
 /* The length of a prefix word ("fd:N": 3, with its colon), 0 for a word. */

@@ -15,6 +15,9 @@
   X(NAMESPACES, "namespaces", 115) \
   X(HOSTNAME, "hostname", 115) \
   X(NETWORK, "network", 115) \
+  X(CARD, "card", 115) \
+  X(ADDRESS, "address", 115) \
+  X(ROUTE, "route", 115) \
   X(MOUNTS, "mounts", 115) \
   X(ROOT, "root", 115) \
   X(PROC, "proc", 115) \

@@ -507,6 +507,8 @@ conf_key const svc_keys[] = {
   [K_PRIVATE_DEVICES] = { "private-devices", K_PRIVATE_DEVICES, 0, ct_key_private_devices },
   [K_DEVICES] = { "devices", K_DEVICES, 0, ct_key_devices },
   [K_PROC_SUBSET] = { "proc-subset", K_PROC_SUBSET, 0, ct_key_proc_subset },
+  [K_ADDRESS] = { "address", K_ADDRESS, 0, ct_key_address },
+  [K_GATEWAY] = { "gateway", K_GATEWAY, 0, ct_key_gateway },
 };
 size_t const svc_keys_n = sizeof svc_keys / sizeof svc_keys[0];
 /* every key id has its row, at its index (the designators above) */

@@ -27,6 +27,7 @@
 #include <linux/openat2.h>
 
 #include "engine.h"
+#include "netlink.h"
 
 #ifndef MNT_DETACH
 #define MNT_DETACH 2  /* umount2(2); <sys/mount.h> clashes with <linux/mount.h> */
@@ -188,7 +189,7 @@ static int netns_fd(char const *path)
 
 static int stage_network(svc_container const *ct, priv_fail *f)
 {
-  if (ct->network == NET_NONE && loopback_up() < 0) return priv_failed(f, STAGE_NETWORK, -1);
+  if ((ct->network == NET_NONE || container_card(ct)) && loopback_up() < 0) return priv_failed(f, STAGE_NETWORK, -1);
   if (ct->network == NET_NAMED) {
     int fd = netns_fd(ct->netns);
     if (fd < 0) return priv_failed(f, STAGE_NETWORK, -1);
@@ -496,7 +497,7 @@ static int stage_listen(svc_container const *ct, priv_fail *f)
   return 0;
 }
 
-int container_apply(svc_container const *ct, priv_fail *f)
+static int container_stages(svc_container const *ct, int host, priv_fail *f)
 {
   STAGE_START(f, STAGE_NAMESPACES);
   if (ct && stage_namespaces(ct, f) < 0) return -1;
@@ -505,6 +506,7 @@ int container_apply(svc_container const *ct, priv_fail *f)
     return priv_failed(f, STAGE_HOSTNAME, -1);
   STAGE_START(f, STAGE_NETWORK);
   if (ct && stage_network(ct, f) < 0) return -1;
+  if (netcard_apply(ct, host, f) < 0) return -1;
   STAGE_START(f, STAGE_MOUNTS);
   if (container_has_mounts(ct) && stage_mounts(ct, f) < 0) return -1;
   STAGE_START(f, STAGE_ROOT);
@@ -516,6 +518,17 @@ int container_apply(svc_container const *ct, priv_fail *f)
   STAGE_START(f, STAGE_LISTEN);
   if (ct && stage_listen(ct, f) < 0) return -1;
   return 0;
+}
+
+/* A card is made from capinit's network: its socket is opened before
+ * the unshare that leaves it (engine/netcard.c). */
+int container_apply(svc_container const *ct, priv_fail *f)
+{
+  int host = -1, r;
+  if (container_card(ct) && (host = nl_open()) < 0) return priv_failed(f, STAGE_CARD, NC_ARG_SOCKET);
+  r = container_stages(ct, host, f);
+  if (host >= 0) sys_close(host);
+  return r;
 }
 
 /* ------------------------------------------------------------ messages */

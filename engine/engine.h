@@ -38,6 +38,16 @@ enum {
   CT_ARG_RW = 100,
 };
 
+/* priv_fail.arg of stages card and address: the netlink socket (and, at
+ * stage address, finding eth0 with it), or bringing eth0 up. */
+enum { NC_ARG_SOCKET = -20, NC_ARG_UP = -21 };
+
+/* Stages card, address and route (engine/netcard.c), after unshare:
+ * host is a NETLINK_ROUTE socket opened in capinit's network before it
+ * (nl_open), for a service with a card (container_card). */
+int netcard_apply(svc_container const *ct, int host, priv_fail *f);
+char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, size_t len);
+
 /* Stage filter: the spec's system-call filter, when it has one
  * (filter_needed); 0, or -1 with *f filled. */
 int filter_needed(svc const *s);

@@ -274,6 +274,7 @@ char *priv_fail_describe(priv_fail const *f, svc const *s, char *buf, size_t len
     case STAGE_ROOT: case STAGE_PROC: case STAGE_READONLY: case STAGE_LISTEN:
       container_describe(f, s->ct, buf, len);
       break;
+    case STAGE_CARD: case STAGE_ADDRESS: case STAGE_ROUTE: netcard_describe(f, s->ct, buf, len); break;
     case STAGE_DIRECTORY:
       snprintf(buf, len, "change directory to %s", s->directory ? s->directory : "/");
       break;

@@ -7,6 +7,7 @@
  * capexec reports from the kernel. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <arpa/inet.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <linux/capability.h>
@@ -382,6 +383,14 @@ static void container_words(svc_container const *ct, prediction *p)
   proc_words(ct, p);
   if (ct->network == NET_NONE) say(p, "no network: its own network namespace, with only the loopback interface");
   else if (ct->network == NET_NAMED) say(p, "the network of %s (another service sets it up)", ct->netns);
+  else if (container_card(ct)) {
+    char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &ct->address, a, sizeof a);
+    inet_ntop(AF_INET, &ct->gateway, g, sizeof g);
+    say(p, "a card of its own: %s %s on the host's %s, address %s/%u, %s%s; with lo, nothing else in its own network namespace",
+        ct->network == NET_IPVLAN ? "ipvlan" : "macvlan", CT_CARD_NAME, ct->parent, a, ct->prefix,
+        ct->gateway.s_addr ? "default route via " : "no default route", ct->gateway.s_addr ? g : "");
+  }
   if (ct->hostname) say(p, "its own host name: %s", ct->hostname);
   if (ct->private_ipc) say(p, "its own IPC namespace: no System V IPC or POSIX message queue is shared");
   if (ct->nlisten) {

@@ -15,7 +15,12 @@
  *     (hidepid=invisible...: conf/container.c);
  *   - /proc/PID/root is the root directory;
  *   - its /proc is its PID namespace's own: the command is there, at the
- *     pid that namespace gives it. */
+ *     pid that namespace gives it;
+ *   - a card of its own (network = macvlan:PARENT, ipvlan:PARENT), as the
+ *     service sees its network: /proc/PID/net/dev lists lo and eth0 only,
+ *     its only address besides loopback's is the file's (net/fib_trie),
+ *     its routes are its net's and the default via the gateway
+ *     (net/route). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 
 #include "../conf/fstab.h"
 #include "file.h"
@@ -331,11 +337,94 @@ static int check_process_view(svc_container const *ct, pid_t pid, diff *d)
   return differs(d, "proc", live, want);
 }
 
+/* Append word to list (len bytes), space-separated. */
+static void add_word(char *list, size_t len, char const *word)
+{
+  size_t n = strlen(list);
+  snprintf(list + n, len - n, "%s%s", n ? " " : "", word);
+}
+
+/* Is word one of list's? */
+static int has_word(char const *list, char const *word)
+{
+  size_t n = strlen(word);
+  char const *p;
+  for (p = list; (p = strstr(p, word)); p += n)
+    if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' ')) return 1;
+  return 0;
+}
+
+/* A line of /proc/PID/net/route (the kernel's hex of each address as it
+ * lies in memory) as `ip route` would say it: "DEST/PREFIX [via GW] dev IF" */
+static void route_text(char const *iface, unsigned dest, unsigned gw, unsigned mask, char *out, size_t len)
+{
+  char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+  struct in_addr x;
+  x.s_addr = dest;
+  inet_ntop(AF_INET, &x, a, sizeof a);
+  x.s_addr = gw;
+  inet_ntop(AF_INET, &x, g, sizeof g);
+  snprintf(out, len, "%s/%d%s%s dev %s", a, __builtin_popcount(mask), gw ? " via " : "", gw ? g : "", iface);
+}
+
+static int check_card(svc_container const *ct, pid_t pid, diff *d)
+{
+  char buf[16384], live[512], want[256], one[96], last[64] = "", *line, *end;
+  uint32_t mask = ct->prefix >= 32 ? ~0u : ~(~0u >> ct->prefix);
+  if (!container_card(ct)) return 0;
+  live[0] = 0;
+  if (procfs_read(pid, "net/dev", buf, sizeof buf) < 0) return differs(d, "net:links", strerror(errno), "lo " CT_CARD_NAME);
+  /* two lines of headers, then "  NAME: counters" */
+  for (line = strchr(buf, '\n'); line && (line = strchr(line + 1, '\n')) && (end = strchr(line, ':'));) {
+    while (*++line == ' ') ;
+    snprintf(one, sizeof one, "%.*s", (int)(end - line), line);
+    add_word(live, sizeof live, one);
+  }
+  if (strcmp(live, "lo " CT_CARD_NAME)) return differs(d, "net:links", live, "lo " CT_CARD_NAME);
+  /* fib_trie: "|-- A.B.C.D", then "/32 host LOCAL" under a local one
+   * (in the main table's part and the local's, when they are merged) */
+  live[0] = 0;
+  if (procfs_read(pid, "net/fib_trie", buf, sizeof buf) < 0) return differs(d, "net:address", strerror(errno), "");
+  for (line = buf; line; line = end ? end + 1 : 0) {
+    char *at;
+    if ((end = strchr(line, '\n'))) *end = 0;
+    if ((at = strstr(line, "|-- "))) snprintf(last, sizeof last, "%s", at + 4);
+    else if (!strcmp(line + strspn(line, " "), "/32 host LOCAL") && strncmp(last, "127.", 4) && !has_word(live, last))
+      add_word(live, sizeof live, last);
+  }
+  inet_ntop(AF_INET, &ct->address, want, sizeof want);
+  if (strcmp(live, want)) return differs(d, "net:address", live, want);
+  /* net/route: a header, then IFACE DEST GATEWAY FLAGS REFCNT USE METRIC MASK ... */
+  live[0] = want[0] = 0;
+  if (procfs_read(pid, "net/route", buf, sizeof buf) < 0) return differs(d, "net:route", strerror(errno), "");
+  for (line = strchr(buf, '\n'); line && (end = strchr(line + 1, '\t')); line = strchr(end + 1, '\n')) {
+    unsigned long v[7];
+    size_t i;
+    *end = 0;
+    /* the numbers, all read as hex: only the first two and the last count */
+    for (i = 0; i < 7; i++) v[i] = strtoul(end + 1, &end, 16);
+    route_text(line + 1, (unsigned)v[0], (unsigned)v[1], (unsigned)v[6], one, sizeof one);
+    add_word(live, sizeof live, one);
+    strcat(live, ";");
+  }
+  if (ct->gateway.s_addr) {
+    route_text(CT_CARD_NAME, 0, ct->gateway.s_addr, 0, one, sizeof one);
+    add_word(want, sizeof want, one);
+    strcat(want, ";");
+  }
+  route_text(CT_CARD_NAME, ct->address.s_addr & htonl(mask), 0, htonl(mask), one, sizeof one);
+  add_word(want, sizeof want, one);
+  strcat(want, ";");
+  if (strcmp(live, want)) return differs(d, "net:route", live, want);
+  return 0;
+}
+
 int container_verify(svc_container const *ct, pid_t pid, pid_t launcher, char *field, char *live, char *want,
                      size_t len)
 {
   diff d = { field, live, want, len };
   if (!ct) return 0;
   return check_namespaces(ct, pid, launcher, &d) || check_root(ct, pid, &d) || check_mounts(ct, pid, &d) ||
-         check_dev(ct, pid, &d) || check_process_view(ct, pid, &d);
+         check_dev(ct, pid, &d) || check_process_view(ct, pid, &d) ||
+         check_card(ct, pid, &d);
 }

@@ -62,7 +62,7 @@ t_eq "$(exposure -k user=nobody -k no-new-privileges=yes -k read-only=yes -k dev
   "its own /dev (a small tmpfs, nosuid,nodev,noexec): null, zero, full, random, urandom, tty, its own pts and shm, /dev/null, /dev/zero, and this system's /dev/log: no disk, no /dev/kmsg, no console, and a node it makes there opens nothing" "devices = ...: named in its /dev"
 out=$("$CAPCTL" explain --json -k user=nobody -k read-only=yes -k bind-ro=/etc:/mnt -k private-pids=yes -k network=netns:blue -- /bin/true |
   sed -n '/"container"/,/^    },/p' | tr -d '\n' | tr -s ' ')
-t_eq "$out" ' "container": { "namespaces": ["mnt", "pid"], "read_only": true, "read_write": [], "binds": [{"src": "/etc", "dst": "/mnt", "read_only": true}], "root_directory": null, "private_tmp": false, "private_pids": true, "proc": "hidepid=invisible", "private_devices": true, "devices": [], "nosuid": true, "network": "netns:blue", "hostname": null, "private_ipc": false },' \
+t_eq "$out" ' "container": { "namespaces": ["mnt", "pid"], "read_only": true, "read_write": [], "binds": [{"src": "/etc", "dst": "/mnt", "read_only": true}], "root_directory": null, "private_tmp": false, "private_pids": true, "proc": "hidepid=invisible", "private_devices": true, "devices": [], "nosuid": true, "network": "netns:blue", "card": null, "hostname": null, "private_ipc": false },' \
   "--json: the container's fields"
 t_eq "$("$CAPCTL" explain --json -k user=nobody -- /bin/true | grep '"container"')" '    "container": null,' "--json: no container: null"
 t_eq "$("$CAPCTL" explain --json -k user=nobody -k mode=noroot -- /bin/true | grep '"keyring"')" '    "keyring": {"session": "own", "user": "denied"},' \

@@ -18,7 +18,7 @@ M=$T/marker
 table=$(CAPINIT_FAULT_STAGE=list "$FAULT")
 stages=$(echo "$table" | cut -d' ' -f1)
 nstages=$(echo "$stages" | wc -l)
-t_eq "$(echo "$stages" | head -n 1) $(echo "$stages" | tail -n 1) $nstages" "session exec 26" \
+t_eq "$(echo "$stages" | head -n 1) $(echo "$stages" | tail -n 1) $nstages" "session exec 29" \
   "the stage table runs from session to exec ($nstages stages)"
 
 # capexec(8), EXIT STATUS: the status of each stage's class, as the man

@@ -494,6 +494,23 @@ static void network_host(svc const *s, char const *what)
   t_ok(s->ct && s->ct->network == NET_HOST && !s->ct->netns, "%s", what);
 }
 
+static void card_macvlan(svc const *s, char const *what)
+{
+  t_ueq(s->ct ? s->ct->network : 9, NET_MACVLAN, "%s", what);
+  t_streq(s->ct && s->ct->parent ? s->ct->parent : "", "enp0s3", "%s: the parent", what);
+  t_ueq(s->ct ? ntohl(s->ct->address.s_addr) : 0, 0x0a000214, "%s: the address, 10.0.2.20", what);
+  t_ueq(s->ct ? s->ct->prefix : 0, 24, "%s: the prefix", what);
+  t_ueq(s->ct ? ntohl(s->ct->gateway.s_addr) : 0, 0x0a000202, "%s: the gateway, 10.0.2.2", what);
+  t_ueq(container_unshare_flags(s->ct), CLONE_NEWNET, "%s: a network namespace only", what);
+}
+
+static void card_ipvlan(svc const *s, char const *what)
+{
+  t_ueq(s->ct ? s->ct->network : 9, NET_IPVLAN, "%s", what);
+  t_ueq(s->ct ? ntohl(s->ct->gateway.s_addr) : 1, 0, "%s: no gateway", what);
+  t_ueq(s->ct ? s->ct->prefix : 0, 32, "%s: the prefix", what);
+}
+
 static void hostname_box(svc const *s, char const *what)
 {
   t_streq(s->ct ? s->ct->hostname : "", "box.example", "%s", what);
@@ -609,6 +626,9 @@ static roundtrip const roundtrips[] = {
   { "network", OK "network = none\n", network_none },
   { "network", OK "network = netns:blue-1\n", network_netns },
   { "network", OK "network = host\n", network_host },
+  { "address", OK "network = macvlan:enp0s3\naddress = 10.0.2.20/24\ngateway = 10.0.2.2\n", card_macvlan },
+  { "gateway", OK "network = macvlan:enp0s3\naddress = 10.0.2.20/24\ngateway = 10.0.2.2\n", card_macvlan },
+  { "network", OK "network = ipvlan:eth1\naddress = 192.168.1.9/32\n", card_ipvlan },
   { "hostname", OK "hostname = box.example\n", hostname_box },
   { "description", OK "description =   web server, no root  \n", description_trimmed },
   { "type", "type = oneshot\n" OK, type_oneshot },

@@ -1,0 +1,136 @@
+/* engine/netcard.c -- stages card, address and route (conf/stages.h): a
+ * service's card of its own (network = macvlan:PARENT or ipvlan:PARENT).
+ *
+ * The host's socket is opened before unshare(CLONE_NEWNET) and keeps
+ * talking to the host's namespace: there it finds PARENT and makes the
+ * link, created directly in the service's new namespace (IFLA_NET_NS_PID,
+ * the child's own pid: no /proc needed) under the name eth0.  A link born
+ * there dies with the namespace, so a failure at any later step leaves
+ * nothing behind.  Then a socket of the new namespace gives eth0 its
+ * address, brings it up and adds the default route. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+
+#include "engine.h"
+#include "netlink.h"
+
+#ifndef IPVLAN_MODE_L2
+#define IPVLAN_MODE_L2 0
+#endif
+
+static int put_u32(nl_msg *m, int type, unsigned v)
+{
+  return nl_put(m, type, &v, sizeof v) ? 0 : -1;
+}
+
+/* RTM_NEWLINK: KIND on the host's PARENT, eth0 in our namespace */
+static int make_link(svc_container const *ct, int host)
+{
+  struct ifinfomsg ifi;
+  struct rtattr *info, *data;
+  nl_msg m;
+  int macvlan = ct->network == NET_MACVLAN, parent = nl_index(host, ct->parent);
+  unsigned short ipvlan_mode = IPVLAN_MODE_L2;
+  if (parent < 0) return -1;
+  memset(&ifi, 0, sizeof ifi);
+  nl_start(&m, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof ifi);
+  put_u32(&m, IFLA_LINK, (unsigned)parent);
+  nl_put(&m, IFLA_IFNAME, CT_CARD_NAME, sizeof CT_CARD_NAME);
+  put_u32(&m, IFLA_NET_NS_PID, (unsigned)syscall(SYS_getpid));
+  info = nl_put(&m, IFLA_LINKINFO, 0, 0);
+  nl_put(&m, IFLA_INFO_KIND, macvlan ? "macvlan" : "ipvlan", macvlan ? 8 : 7);
+  data = nl_put(&m, IFLA_INFO_DATA, 0, 0);
+  if (macvlan) put_u32(&m, IFLA_MACVLAN_MODE, MACVLAN_MODE_BRIDGE);
+  else nl_put(&m, IFLA_IPVLAN_MODE, &ipvlan_mode, sizeof ipvlan_mode);
+  nl_end(&m, data);
+  nl_end(&m, info);
+  return nl_talk(host, &m);
+}
+
+/* RTM_NEWADDR, then RTM_NEWLINK with IFF_UP */
+static int give_address(svc_container const *ct, int fd, int index, priv_fail *f)
+{
+  struct ifaddrmsg ifa = { AF_INET, ct->prefix, 0, RT_SCOPE_UNIVERSE, (unsigned)index };
+  struct ifinfomsg ifi;
+  nl_msg m;
+  nl_start(&m, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa, sizeof ifa);
+  nl_put(&m, IFA_LOCAL, &ct->address, 4);
+  nl_put(&m, IFA_ADDRESS, &ct->address, 4);
+  if (nl_talk(fd, &m) < 0) return priv_failed(f, STAGE_ADDRESS, -1);
+  memset(&ifi, 0, sizeof ifi);
+  ifi.ifi_index = index;
+  ifi.ifi_flags = ifi.ifi_change = IFF_UP;
+  nl_start(&m, RTM_NEWLINK, 0, &ifi, sizeof ifi);
+  if (nl_talk(fd, &m) < 0) return priv_failed(f, STAGE_ADDRESS, NC_ARG_UP);
+  return 0;
+}
+
+static int add_route(svc_container const *ct, int fd, int index)
+{
+  struct rtmsg rt = { AF_INET, 0, 0, 0, RT_TABLE_MAIN, RTPROT_BOOT, RT_SCOPE_UNIVERSE, RTN_UNICAST, 0 };
+  nl_msg m;
+  nl_start(&m, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL, &rt, sizeof rt);
+  nl_put(&m, RTA_GATEWAY, &ct->gateway, 4);
+  put_u32(&m, RTA_OIF, (unsigned)index);
+  return nl_talk(fd, &m);
+}
+
+static int netcard_stages(svc_container const *ct, int host, int *own, priv_fail *f)
+{
+  int index = -1;
+  STAGE_START(f, STAGE_CARD);
+  if (container_card(ct) && make_link(ct, host) < 0) return priv_failed(f, STAGE_CARD, -1);
+  STAGE_START(f, STAGE_ADDRESS);
+  if (container_card(ct)) {
+    if ((*own = nl_open()) < 0 || (index = nl_index(*own, CT_CARD_NAME)) < 0)
+      return priv_failed(f, STAGE_ADDRESS, NC_ARG_SOCKET);
+    if (give_address(ct, *own, index, f) < 0) return -1;
+  }
+  STAGE_START(f, STAGE_ROUTE);
+  if (container_card(ct) && ct->gateway.s_addr && add_route(ct, *own, index) < 0)
+    return priv_failed(f, STAGE_ROUTE, -1);
+  return 0;
+}
+
+int netcard_apply(svc_container const *ct, int host, priv_fail *f)
+{
+  int own = -1, r = netcard_stages(ct, host, &own, f);
+  if (own >= 0) {
+    int e = errno;
+    syscall(SYS_close, own);
+    errno = e;
+  }
+  return r;
+}
+
+char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, size_t len)
+{
+  char a[INET_ADDRSTRLEN] = "", g[INET_ADDRSTRLEN] = "";
+  char const *kind = ct && ct->network == NET_IPVLAN ? "ipvlan" : "macvlan", *parent = ct ? ct->parent : 0;
+  if (!parent) parent = "?";
+  if (ct) {
+    inet_ntop(AF_INET, &ct->address, a, sizeof a);
+    inet_ntop(AF_INET, &ct->gateway, g, sizeof g);
+  }
+  if (f->stage == STAGE_CARD && f->arg == NC_ARG_SOCKET)
+    snprintf(buf, len, "open a netlink socket in capinit's network");
+  else if (f->stage == STAGE_CARD)
+    snprintf(buf, len, "make the %s card %s on %s%s%s%s", kind, CT_CARD_NAME, parent,
+             f->err == ENODEV ? " (capinit's network has no link " : "", f->err == ENODEV ? parent : "",
+             f->err == ENODEV ? ": name one that `ip link` lists)"
+             : f->err == EOPNOTSUPP && ct && ct->network == NET_IPVLAN ? " (the kernel has no ipvlan: use macvlan or load the module)"
+             : f->err == EOPNOTSUPP ? " (the kernel has no macvlan: use ipvlan or load the module)" : "");
+  else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_SOCKET)
+    snprintf(buf, len, "find %s in the service's network", CT_CARD_NAME);
+  else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_UP) snprintf(buf, len, "bring %s up", CT_CARD_NAME);
+  else if (f->stage == STAGE_ADDRESS)
+    snprintf(buf, len, "give %s the address %s/%u", CT_CARD_NAME, a, ct ? ct->prefix : 0);
+  else snprintf(buf, len, "add the default route via %s on %s", g, CT_CARD_NAME);
+  return buf;
+}
