@@ -1,0 +1,51 @@
+/* capctl/learn_trace.h -- capctl learn's view of the kernel's tracing:
+ * tracefs, an instance of its own, and the event sources that say which
+ * capability the kernel checked for which process. */
+#ifndef CAPINIT_CAPCTL_LEARN_TRACE_H
+#define CAPINIT_CAPCTL_LEARN_TRACE_H
+
+#include <sys/types.h>
+
+/* One record of the instance's trace, parsed. */
+enum learn_kind { LK_OTHER, LK_CHECK, LK_SYSCALL, LK_EXEC, LK_FORK, LK_LOST };
+typedef struct learn_event_s {
+  enum learn_kind kind;
+  pid_t pid;
+  char comm[17];
+  int cap, ret;            /* LK_CHECK */
+  long nr;                 /* LK_SYSCALL */
+  char const *filename;    /* LK_EXEC: into the line given */
+  pid_t child;             /* LK_FORK, with its command in comm */
+} learn_event;
+
+/* An event source: where the kernel's capability checks come from.  The
+ * tracepoint capability:cap_capable (kernels since 5.19 have it); a
+ * kprobe on cap_capable would be a second one, for kernels without it. */
+typedef struct learn_source_s {
+  char const *name;
+  char const *probe;       /* the file under events/ that must exist */
+  char const *const *events;   /* events/X/enable to write 1 to */
+  /* the record "EVENT: FIELDS" of a capability check into e */
+  int (*parse_check)(char const *event, char const *fields, learn_event *e);
+} learn_source;
+
+typedef struct learn_trace_s {
+  int tracefs;             /* the tracefs root, a directory */
+  int inst;                /* our instance, a directory */
+  int pipe;                /* its trace_pipe, non-blocking */
+  char name[64];           /* instances/NAME */
+  learn_source const *src;
+} learn_trace;
+
+/* Open tracefs (where it is mounted, or a mount of its own that no
+ * namespace sees), make the instance and choose the source.  0, or -1 with
+ * errno and err filled. */
+int learn_trace_open(learn_trace *t, char *err, size_t errlen);
+/* Follow pid and its children, enable the events.  0, or -1. */
+int learn_trace_start(learn_trace *t, pid_t pid, char *err, size_t errlen);
+/* Stop the events, remove the instance.  0, or -1 (err filled). */
+int learn_trace_close(learn_trace *t, char *err, size_t errlen);
+/* One line of trace_pipe (without its newline) into e. */
+void learn_trace_parse(learn_trace const *t, char *line, learn_event *e);
+
+#endif
