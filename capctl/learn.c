@@ -50,7 +50,8 @@ static void help(void)
 "  --check CMD     prove the proposal: /bin/sh -c CMD must pass with the\n"
 "                  file as it is, with the proposal, and decides for each\n"
 "                  capability whether it is needed (CAPCTL_LEARN_EXIT: the\n"
-"                  service's exit status, or \"running\")\n"
+"                  service's exit status, or \"running\"; it has --time\n"
+"                  seconds too)\n"
 "  -h, --help, -V, --version\n"
 "\n"
 "Exit status: 0 a proposal; 1 the check failed; 100 usage or a refused\n"
@@ -213,7 +214,7 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     learn_trace_close(&t, err2, sizeof err2);
     strerr_diefu2x(111, "trace capability checks: ", err);
   }
-  fprintf(stderr, "capctl: learn: %s, with %s\n", t.src->name, run->file);
+  fprintf(stderr, "capctl: learn: %s (tracefs: %s), with %s\n", t.src->name, t.where, run->file);
   rec->capexec = run->capexec;
   rec->trace = &t;
   if (learn_run_traced(run, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {

@@ -175,7 +175,12 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
     execl("/bin/sh", "sh", "-c", check, (char *)0);
     _exit(127);
   }
-  if (cpid < 0 || waitpid(cpid, &cst, 0) != cpid) cst = -1;
+  /* the check has the service's time too: one that hangs fails */
+  if (cpid < 0) cst = -1;
+  else if (!wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, 0, 0, 0, 0, 0, 0, &cst)) {
+    kill(cpid, SIGKILL);
+    waitpid(cpid, &cst, 0);
+  }
   if (!strcmp(text, "running")) stop(pid, sfd);
   close(sfd);
   sigprocmask(SIG_SETMASK, &old, 0);

@@ -28,8 +28,8 @@ int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void
 
 /* Run the service, then, when it has exited or its time is up, the check
  * command (/bin/sh -c CMD, CAPCTL_LEARN_EXIT the service's exit status or
- * "running"), then stop the service.  The check's wait status, or -1 (err
- * filled). */
+ * "running"; killed when it runs longer than the service's time), then
+ * stop the service.  The check's wait status, or -1 (err filled). */
 int learn_run_check(learn_run const *r, char const *check, char *err, size_t errlen);
 
 #endif

@@ -61,11 +61,13 @@ static int write_at(int dir, char const *path, char const *text, char *err, size
   return close(fd);
 }
 
-static int tracefs_open(char *err, size_t errlen)
+static int tracefs_open(learn_trace *t, char *err, size_t errlen)
 {
   struct statfs sf;
   int fd = open("/sys/kernel/tracing", O_PATH | O_DIRECTORY | O_CLOEXEC), fs, mnt;
+  t->where = "/sys/kernel/tracing";
   if (fd >= 0 && fstatfs(fd, &sf) == 0 && sf.f_type == TRACEFS_MAGIC) return fd;
+  t->where = "a mount of its own, attached nowhere";
   if (fd >= 0) close(fd);
   fs = (int)syscall(SYS_fsopen, "tracefs", 1 /* FSOPEN_CLOEXEC */);
   if (fs < 0) return fail(err, errlen, "open a file system of type", "tracefs");
@@ -88,7 +90,7 @@ int learn_trace_open(learn_trace *t, char *err, size_t errlen)
   struct stat st;
   memset(t, 0, sizeof *t);
   t->inst = t->pipe = -1;
-  t->tracefs = tracefs_open(err, errlen);
+  t->tracefs = tracefs_open(t, err, errlen);
   if (t->tracefs < 0) return -1;
   snprintf(t->name, sizeof t->name, "capctl-learn-%ld", (long)getpid());
   snprintf(path, sizeof path, "instances/%s", t->name);

@@ -34,6 +34,7 @@ typedef struct learn_trace_s {
   int inst;                /* our instance, a directory */
   int pipe;                /* its trace_pipe, non-blocking */
   char name[64];           /* instances/NAME */
+  char const *where;       /* of tracefs: "/sys/kernel/tracing", or ours */
   learn_source const *src;
 } learn_trace;
 

@@ -89,6 +89,21 @@ t_eq "$?:$(wc -c <"$T/f.out"):$(tail -n 1 "$T/f.err")" \
   "1:0:capctl: warning: learn: the check fails with the file as it is: it cannot prove anything" \
   "learn --check false: exit 1, no proposal"
 
+# a check that hangs is killed when the time is up: it fails
+"$CAPCTL" learn --time 2 --check 'sleep 60' "$T/raw.svc" >"$T/f.out" 2>"$T/f.err"
+t_eq "$?:$(wc -c <"$T/f.out")" "1:0" "learn --check 'sleep 60' --time 2: the check is killed, fails: exit 1"
+
+# tracefs mounted where it is usually (here, in a namespace of the test's
+# own): learn uses that mount, with the same result
+unshare -m sh -c 'mount -t tracefs none /sys/kernel/tracing && "$0" learn "$1"' "$CAPCTL" "$T/raw.svc" >"$T/m.out" 2>"$T/m.err"
+t_eq "$?:$(caps_of "$T/m.out"):$(head -n 1 "$T/m.err")" \
+  "0:cap_net_raw:capctl: learn: tracepoint capability:cap_capable (tracefs: /sys/kernel/tracing), with $T/raw.svc" \
+  "learn with tracefs mounted at /sys/kernel/tracing: that one, cap_net_raw"
+unshare -m sh -c 'mount -t tmpfs none /sys/kernel/tracing && "$0" learn "$1"' "$CAPCTL" "$T/raw.svc" >"$T/m.out" 2>"$T/m.err"
+t_eq "$?:$(caps_of "$T/m.out"):$(head -n 1 "$T/m.err")" \
+  "0:cap_net_raw:capctl: learn: tracepoint capability:cap_capable (tracefs: a mount of its own, attached nowhere), with $T/raw.svc" \
+  "control: a tmpfs there, not tracefs: a mount of its own, the same answer"
+
 # usage, and the trace left as it was: no instance of ours remains
 "$CAPCTL" learn >/dev/null 2>&1
 t_eq "$?" 100 "learn without a file: exit 100"
