@@ -46,10 +46,10 @@ char const *learn_syscall_name(long nr)
 
 /* The checks the kernel makes with CAP_OPT_NOAUDIT only to decide how it
  * does something, never whether: the tracepoint cannot tell them (it has
- * no opts field), their system calls can.  cap_vm_enough_memory
- * (security/commoncap.c) checks cap_sys_admin for every writable private
- * mapping, to let an administrator's process use the last 3% of the
- * memory's commit limit: every program that maps memory. */
+ * no opts field), their system calls can.  The kernel's
+ * cap_vm_enough_memory checks cap_sys_admin for every writable private
+ * mapping, to let an administrator's process use the admin reserve under
+ * strict overcommit: every program that maps memory. */
 static struct { int cap; char const *calls; char const *why; } const quiet[] = {
   { 21, " mmap brk mremap mprotect shmat shmget execve execveat ",
     "the memory accounting's (cap_vm_enough_memory): a reserve, not a permission" },

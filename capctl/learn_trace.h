@@ -19,8 +19,8 @@ typedef struct learn_event_s {
 } learn_event;
 
 /* An event source: where the kernel's capability checks come from.  The
- * tracepoint capability:cap_capable (kernels since 5.19 have it); a
- * kprobe on cap_capable would be a second one, for kernels without it. */
+ * tracepoint capability:cap_capable (6.18 has it, 6.1 not); a kprobe on
+ * cap_capable would be a second one, for kernels without it. */
 typedef struct learn_source_s {
   char const *name;
   char const *probe;       /* the file under events/ that must exist */
