@@ -108,44 +108,50 @@ static void write_trial(char const *path, char const *text, uint64_t caps, learn
   if (fclose(f) != 0) strerr_diefu2sys(111, "write ", path);
 }
 
-static int passes(learn_run const *run, char const *check)
+/* 1 the check passes, 0 it fails, -1 learn could not tell (err filled) */
+static int passes(learn_run const *run, char const *check, char *err, size_t errlen)
 {
-  char err[256];
-  int st = learn_run_check(run, check, err, sizeof err);
-  if (st == -1) strerr_diefu1x(111, err);
+  int st = learn_run_check(run, check, err, errlen);
+  if (learn_interrupted()) {
+    snprintf(err, errlen, "learn: interrupted by signal %d", learn_interrupted());
+    return -1;
+  }
+  if (st == -1) return -1;
   return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 /* The proof: the control, the proposal, each capability's removal, into
- * caps (the capabilities still needed).  0, or -1 when the control or the
- * proposal fails (said). */
+ * caps (the capabilities still needed).  0; 1 when the control or the
+ * proposal fails (said); -1 when a run could not be made (err filled). */
 static int prove(learn_run *run, char const *file, char const *check, char const *text, uint64_t *capsp,
-                 learn_record const *r, char const *trial)
+                 learn_record const *r, char const *trial, char *err, size_t errlen)
 {
   char name[64];
   uint64_t caps = *capsp;
   unsigned i;
+  int p;
   run->file = file;
-  if (!passes(run, check)) {
-    strerr_warnw1x("learn: the check fails with the file as it is: it cannot prove anything");
-    return -1;
+  if ((p = passes(run, check, err, errlen)) <= 0) {
+    if (!p) strerr_warnw1x("learn: the check fails with the file as it is: it cannot prove anything");
+    return p ? -1 : 1;
   }
   run->file = trial;
   write_trial(trial, text, caps, r);
-  if (!passes(run, check)) {
-    strerr_warnw1x("learn: the check fails with the proposal");
-    return -1;
+  if ((p = passes(run, check, err, errlen)) <= 0) {
+    if (!p) strerr_warnw1x("learn: the check fails with the proposal");
+    return p ? -1 : 1;
   }
   fprintf(stderr, "capctl: learn: the check passes with the proposal\n");
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     write_trial(trial, text, caps & ~(1ULL << i), r);
-    if (passes(run, check)) {
+    if ((p = passes(run, check, err, errlen)) < 0) return -1;
+    cap_name(i, name, sizeof name);
+    if (p) {
       caps &= ~(1ULL << i);
-      fprintf(stderr, "capctl: learn: %s: checked, but unnecessary: the check passes without it\n",
-              cap_name(i, name, sizeof name));
+      fprintf(stderr, "capctl: learn: %s: checked, but unnecessary: the check passes without it\n", name);
     } else {
-      fprintf(stderr, "capctl: learn: %s: necessary: the check fails without it\n", cap_name(i, name, sizeof name));
+      fprintf(stderr, "capctl: learn: %s: necessary: the check fails without it\n", name);
     }
   }
   *capsp = caps;
@@ -223,6 +229,11 @@ static void learn_traced(learn_run const *run, learn_record *rec)
   }
   if (learn_trace_close(&t, err, sizeof err) < 0) strerr_warnwu1x(err);
   rec->trace = 0;
+  if (learn_interrupted()) {
+    char sig[16];
+    snprintf(sig, sizeof sig, "%d", learn_interrupted());
+    strerr_dief2x(111, "learn: interrupted by signal ", sig);
+  }
   if (rec->lost) strerr_dief1x(111, "learn: the kernel dropped trace records: the proposal could miss a capability");
   if (!rec->started) strerr_dief1x(1, "learn: the service's command never ran (see capexec's message)");
   report(rec, &end);
@@ -231,7 +242,7 @@ static void learn_traced(learn_run const *run, learn_record *rec)
 int learn_main(int argc, char **argv)
 {
   char const *check = 0;
-  char dir[] = "/tmp/capctl-learn.XXXXXX", trial[4200], *text;
+  char dir[] = "/tmp/capctl-learn.XXXXXX", trial[4200], err[256], *text;
   diag_list diags = { 0, 0, 0 };
   conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
   static learn_record rec;
@@ -252,10 +263,11 @@ int learn_main(int argc, char **argv)
   if (check) {
     if (!mkdtemp(dir)) strerr_diefu1sys(111, "make a temporary directory");
     snprintf(trial, sizeof trial, "%s/%s.svc", dir, s->name);
-    proven = prove(&run, argv[optind], check, text, &caps, &rec, trial);
+    proven = prove(&run, argv[optind], check, text, &caps, &rec, trial, err, sizeof err);
     unlink(trial);
     rmdir(dir);
-    if (proven < 0) return 1;
+    if (proven < 0) strerr_dief1x(111, err);
+    if (proven) return 1;
   }
   /* capinit refuses an uncontained noroot uid 0 that could write its
    * state (capinit.svc(5)): the files it writes are not learned yet */

@@ -45,12 +45,25 @@ static void child(learn_run const *r, int go)
   _exit(126);
 }
 
-/* SIGCHLD as a descriptor; the mask that was, into old */
+/* A signal that asks learn to end (INT, TERM, HUP), once seen: the run is
+ * cut short, the service stopped, and learn_main cleans up. */
+static int interrupted;
+
+int learn_interrupted(void)
+{
+  return interrupted;
+}
+
+/* SIGCHLD and the signals that end learn as a descriptor; the mask that
+ * was, into old */
 static int child_signals(sigset_t *old)
 {
   sigset_t s;
   sigemptyset(&s);
   sigaddset(&s, SIGCHLD);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  sigaddset(&s, SIGHUP);
   sigprocmask(SIG_BLOCK, &s, old);
   return signalfd(-1, &s, SFD_CLOEXEC | SFD_NONBLOCK);
 }
@@ -75,7 +88,8 @@ static void drain(learn_trace *t, char *buf, size_t *len, size_t cap, learn_line
 }
 
 /* Wait for pid until deadline (ms of now_ms), feeding the trace to fn when
- * t is given.  1 when it exited (status set), 0 at the deadline. */
+ * t is given.  1 when it exited (status set), 0 at the deadline or when
+ * learn is asked to end. */
 static int wait_until(pid_t pid, int sfd, long long deadline, learn_trace *t, char *buf, size_t *len, size_t cap,
                       learn_line_fn *fn, void *data, int *status)
 {
@@ -84,11 +98,22 @@ static int wait_until(pid_t pid, int sfd, long long deadline, learn_trace *t, ch
     long long left = deadline - now_ms();
     struct signalfd_siginfo si;
     if (waitpid(pid, status, WNOHANG) == pid) return 1;
-    if (left <= 0) return 0;
+    if (left <= 0 || interrupted) return 0;
     if (poll(p, 2, left > 200 && t ? 200 : (int)left) < 0 && errno != EINTR) return 0;
-    while (read(sfd, &si, sizeof si) > 0) {}
+    while (read(sfd, &si, sizeof si) > 0)
+      if (si.ssi_signo != SIGCHLD) interrupted = (int)si.ssi_signo;
     if (t) drain(t, buf, len, cap, fn, data);
   }
+}
+
+/* Wait for pid for the grace, whatever learn was asked meanwhile. */
+static int wait_grace(pid_t pid, int sfd, int *st)
+{
+  int was = interrupted, r;
+  interrupted = 0;
+  r = wait_until(pid, sfd, now_ms() + STOP_GRACE_MS, 0, 0, 0, 0, 0, 0, st);
+  if (was) interrupted = was;
+  return r;
 }
 
 /* TERM to the service's session, KILL after the grace; reaped. */
@@ -97,7 +122,8 @@ static void stop(pid_t pid, int sfd)
   int st;
   kill(-pid, SIGTERM);
   kill(pid, SIGTERM);
-  if (wait_until(pid, sfd, now_ms() + STOP_GRACE_MS, 0, 0, 0, 0, 0, 0, &st)) return;
+  if (waitpid(pid, &st, 0 | WNOHANG) == pid) return;
+  if (wait_grace(pid, sfd, &st)) return;
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   waitpid(pid, &st, 0);
@@ -165,7 +191,7 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
     snprintf(text, sizeof text, "%d", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
   else
     snprintf(text, sizeof text, "running");
-  cpid = fork();
+  cpid = interrupted ? -1 : fork();
   if (cpid == 0) {
     sigset_t none;
     sigemptyset(&none);
@@ -181,7 +207,7 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
     kill(cpid, SIGKILL);
     waitpid(cpid, &cst, 0);
   }
-  if (!strcmp(text, "running")) stop(pid, sfd);
+  if (!strcmp(text, "running") || interrupted) stop(pid, sfd);
   close(sfd);
   sigprocmask(SIG_SETMASK, &old, 0);
   if (cst < 0) snprintf(err, errlen, "run the check: %s", strerror(errno));

@@ -32,4 +32,8 @@ int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void
  * stop the service.  The check's wait status, or -1 (err filled). */
 int learn_run_check(learn_run const *r, char const *check, char *err, size_t errlen);
 
+/* The signal (INT, TERM, HUP) that asked learn to end during a run, or
+ * 0: that run was cut short and its service stopped. */
+int learn_interrupted(void);
+
 #endif

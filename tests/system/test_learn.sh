@@ -126,4 +126,28 @@ t_eq "$?:$(caps_of "$T/sleep.out"):$(grep -c '^capctl: learn: the service ran un
 t_eq "$(grep -c '^capctl: learn: cap_sys_admin: quiet [0-9]*, not proposed (the memory accounting.s (cap_vm_enough_memory): a reserve, not a permission): .*mmap (sleep)' "$T/sleep.err")" 1 \
   "learn: sleep's cap_sys_admin checks of mmap are quiet ones, seen and not proposed"
 t_eq "$(instances)" "$before" "and its instance removed"
+
+# learn asked to end (TERM) while the service runs: the service is
+# stopped, the instance removed, exit 111
+"$CAPCTL" learn --time 60 "$T/sleep.svc" >"$T/int.out" 2>"$T/int.err" &
+L=$!
+sleep 1
+S=$(pgrep -s "$(pgrep -P $L)" sleep)
+t_ok "$([ -n "$S" ]; echo $?)" "control: the service's sleep runs in its session while learn runs ($S)"
+kill -TERM $L
+wait $L
+t_eq "$?:$(wc -c <"$T/int.out"):$(tail -n 1 "$T/int.err")" "111:0:capctl: fatal: learn: interrupted by signal 15" \
+  "learn, TERM during the run: exit 111, no proposal"
+t_eq "$(instances):$(kill -0 "$S" 2>&1 >/dev/null | grep -c 'No such process')" "$before:1" \
+  "and its instance removed, the service's sleep gone"
+
+# the service forks: its child's check is followed (event-fork); the
+# shell alone checks nothing (the control)
+printf 'description = sh\ncommand = /bin/sh -c "%s raw; exit $?"\n' "$TRY" >"$T/sh.svc"
+"$CAPCTL" learn "$T/sh.svc" >"$T/sh.out" 2>"$T/sh.err"
+t_eq "$?:$(caps_of "$T/sh.out"):$(grep '^# cap_net_raw' "$T/sh.out")" "0:cap_net_raw:# cap_net_raw: socket (learn_try)" \
+  "learn sh -c 'learn_try raw': the child's cap_net_raw, named by its command"
+printf 'description = sh\ncommand = /bin/sh -c "true; exit $?"\n' >"$T/sh0.svc"
+"$CAPCTL" learn "$T/sh0.svc" >"$T/sh0.out" 2>/dev/null
+t_eq "$?:$(caps_of "$T/sh0.out")" "0:none" "control: sh -c true: none"
 t_done
