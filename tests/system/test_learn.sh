@@ -83,6 +83,21 @@ t_eq "$?:$(caps_of "$T/try.out")" "0:none" "learn --check try-nice: cap_sys_nice
 t_eq "$(grep -c '^capctl: learn: cap_sys_nice: checked, but unnecessary: the check passes without it$' "$T/try.err")" 1 \
   "learn --check try-nice: reported as unnecessary"
 
+# a file that gives cap_net_raw to a program that needs cap_sys_nice: the
+# kernel refuses that check, which is reported and not proposed, and the
+# capability given but never checked is left out; the file's own keys stay
+# as comments
+printf 'description = r\nmode = noroot\ncapabilities = cap_net_raw\ncommand = %s nice\n' "$TRY" >"$T/ref.svc"
+"$CAPCTL" learn "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
+t_eq "$?:$(grep '^capctl: learn: cap_' "$T/ref.err")" "0:capctl: learn: cap_sys_nice: granted 0, refused 1: setpriority (learn_try)" \
+  "learn, a file without the capability needed: the check refused, reported"
+t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|capabilities = none|command = $TRY nice|" \
+  "the proposal: none (the refused not proposed, the given but unused dropped)"
+t_eq "$(grep '^# was: ' "$T/ref.out" | tr '\n' '|')" "# was: mode = noroot|# was: capabilities = cap_net_raw|" \
+  "the file's mode and capabilities, as comments"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
+t_eq "$?:$(wc -c <"$T/ref.out")" "1:0" "learn --check: the program fails with the file as it is: exit 1, no proposal"
+
 # a check that fails with the file as it is proves nothing: refused
 "$CAPCTL" learn --check false "$T/raw.svc" >"$T/f.out" 2>"$T/f.err"
 t_eq "$?:$(wc -c <"$T/f.out"):$(tail -n 1 "$T/f.err")" \
