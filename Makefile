@@ -371,6 +371,9 @@ $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 # capctl import, alone: the unit syntax and the mapping (capctl/ is not in conf/)
 $(B)/tests/unit/test_import: $(filter-out %/import_main.o,$(capctl-import_OBJ))
 
+# capctl learn's reading of the trace, alone (capctl/ is not in conf/)
+$(B)/tests/unit/test_learn: $(B)/obj/capctl/learn_trace.o $(B)/obj/capctl/learn_record.o
+
 # the bounded step of PID 1, alone (init/ is not in conf/), with its clock
 # and reader
 $(B)/tests/unit/test_step: $(B)/obj/init/step.o $(B)/obj/inspect/clock.o $(B)/obj/inspect/file.o

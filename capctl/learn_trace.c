@@ -35,9 +35,10 @@ static int tp_parse_check(char const *event, char const *fields, learn_event *e)
 static char const *const tp_events[] = { "capability/cap_capable", "raw_syscalls/sys_enter",
                                           "sched/sched_process_exec", "sched/sched_process_fork", 0 };
 
-static learn_source const sources[] = {
+learn_source const learn_sources[] = {
   { "tracepoint capability:cap_capable", "capability/cap_capable", tp_events, tp_parse_check },
 };
+size_t const learn_sources_n = sizeof learn_sources / sizeof learn_sources[0];
 
 static int fail(char *err, size_t errlen, char const *what, char const *obj)
 {
@@ -97,10 +98,10 @@ int learn_trace_open(learn_trace *t, char *err, size_t errlen)
   if (mkdirat(t->tracefs, path, 0700) < 0) return fail(err, errlen, "make the tracing instance", path);
   t->inst = openat(t->tracefs, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (t->inst < 0) return fail(err, errlen, "open", path);
-  for (i = 0; i < sizeof sources / sizeof sources[0]; i++) {
-    snprintf(path, sizeof path, "events/%s", sources[i].probe);
+  for (i = 0; i < learn_sources_n; i++) {
+    snprintf(path, sizeof path, "events/%s", learn_sources[i].probe);
     if (fstatat(t->inst, path, &st, 0) == 0) {
-      t->src = &sources[i];
+      t->src = &learn_sources[i];
       return 0;
     }
   }

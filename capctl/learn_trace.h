@@ -4,6 +4,7 @@
 #ifndef CAPINIT_CAPCTL_LEARN_TRACE_H
 #define CAPINIT_CAPCTL_LEARN_TRACE_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* One record of the instance's trace, parsed. */
@@ -28,6 +29,10 @@ typedef struct learn_source_s {
   /* the record "EVENT: FIELDS" of a capability check into e */
   int (*parse_check)(char const *event, char const *fields, learn_event *e);
 } learn_source;
+
+/* The sources, the first this kernel has chosen. */
+extern learn_source const learn_sources[];
+extern size_t const learn_sources_n;
 
 typedef struct learn_trace_s {
   int tracefs;             /* the tracefs root, a directory */
