@@ -172,7 +172,7 @@ static void report(learn_record const *r, learn_end const *end)
               c->refused, learn_where_format(c->where, c->nwhere, where, sizeof where));
     if (c->quiet)
       fprintf(stderr, "capctl: learn: %s: quiet %lu, not proposed (%s): %s\n", cap_name(i, name, sizeof name), c->quiet,
-              learn_quiet((int)i, c->qwhere[0].nr), learn_where_format(c->qwhere, c->nqwhere, where, sizeof where));
+              c->quiet_why, learn_where_format(c->qwhere, c->nqwhere, where, sizeof where));
   }
   if (learn_refused_only(r))
     fprintf(stderr, "capctl: learn: the capabilities only refused are not proposed: the service went on without"

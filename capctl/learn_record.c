@@ -55,11 +55,13 @@ static struct { int cap; char const *calls; char const *why; } const quiet[] = {
     "the memory accounting's (cap_vm_enough_memory): a reserve, not a permission" },
 };
 
-char const *learn_quiet(int cap, long nr)
+char const *learn_quiet(int cap, long nr, int opts)
 {
   char const *name = learn_syscall_name(nr);
   char word[40];
   size_t i;
+  /* CAP_OPT_NOAUDIT, BIT(1) of include/linux/security.h's options */
+  if (opts >= 0) return opts & 2 ? "the kernel's quiet check (CAP_OPT_NOAUDIT)" : 0;
   if (!name) return 0;
   snprintf(word, sizeof word, " %s ", name);
   for (i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
@@ -79,6 +81,7 @@ static learn_proc *proc_of(learn_record *r, pid_t pid, int make)
   memset(&r->proc[i], 0, sizeof r->proc[i]);
   r->proc[i].pid = pid;
   r->proc[i].nr = -1;
+  r->proc[i].pend_cap = -1;
   return &r->proc[i];
 }
 
@@ -101,12 +104,32 @@ static char const *comm_of(learn_proc const *p, learn_event const *e)
   return p && p->comm[0] ? p->comm : e->comm;
 }
 
+/* One check of the service's (e's cap, ret and opts) into r. */
+static void count_check(learn_record *r, learn_event const *e)
+{
+  learn_proc *p;
+  learn_cap *c;
+  char const *why;
+  if (!r->started || e->cap < 0 || e->cap >= LEARN_CAPS) return;
+  p = proc_of(r, e->pid, 0);
+  c = &r->cap[e->cap];
+  why = learn_quiet(e->cap, p ? p->nr : -1, e->opts);
+  if (why) {
+    c->quiet++;
+    c->quiet_why = why;
+    add_where(c->qwhere, &c->nqwhere, p ? p->nr : -1, comm_of(p, e));
+    return;
+  }
+  if (e->ret == 0) c->granted++;
+  else c->refused++;
+  add_where(c->where, &c->nwhere, p ? p->nr : -1, comm_of(p, e));
+}
+
 void learn_record_line(char *line, void *record)
 {
   learn_record *r = record;
   learn_event e;
   learn_proc *p;
-  learn_cap *c;
   char const *slash;
   learn_trace_parse(r->trace, line, &e);
   switch (e.kind) {
@@ -124,19 +147,20 @@ void learn_record_line(char *line, void *record)
     case LK_SYSCALL:
       proc_of(r, e.pid, 1)->nr = e.nr;
       break;
-    case LK_CHECK:
-      if (!r->started || e.cap < 0 || e.cap >= LEARN_CAPS) break;
-      p = proc_of(r, e.pid, 0);
-      c = &r->cap[e.cap];
-      if (learn_quiet(e.cap, p ? p->nr : -1)) {
-        c->quiet++;
-        add_where(c->qwhere, &c->nqwhere, p->nr, comm_of(p, &e));
-        break;
-      }
-      if (e.ret == 0) c->granted++;
-      else c->refused++;
-      add_where(c->where, &c->nwhere, p ? p->nr : -1, comm_of(p, &e));
+    case LK_CAP_ENTRY:
+      p = proc_of(r, e.pid, 1);
+      p->pend_cap = e.cap;
+      p->pend_opts = e.opts;
       break;
+    case LK_CAP_RET:
+      p = proc_of(r, e.pid, 0);
+      if (!p || p->pend_cap < 0) break;
+      e.cap = p->pend_cap;
+      e.opts = p->pend_opts;
+      p->pend_cap = -1;
+      count_check(r, &e);
+      break;
+    case LK_CHECK: count_check(r, &e); break;
     case LK_OTHER: break;
   }
 }

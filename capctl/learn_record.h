@@ -23,6 +23,7 @@ typedef struct learn_where_s {
  * service needs the capability for: learn_quiet). */
 typedef struct learn_cap_s {
   unsigned long granted, refused, quiet;
+  char const *quiet_why;   /* of the last quiet one */
   learn_where where[LEARN_WHERE];     /* of the granted and refused */
   unsigned nwhere;
   learn_where qwhere[LEARN_WHERE];    /* of the quiet */
@@ -34,6 +35,7 @@ typedef struct learn_proc_s {
   pid_t pid;
   long nr;
   char comm[17];
+  int pend_cap, pend_opts; /* a check begun (LK_CAP_ENTRY), its result to come */
 } learn_proc;
 
 typedef struct learn_record_s {
@@ -53,9 +55,9 @@ void learn_record_line(char *line, void *record);
 uint64_t learn_granted(learn_record const *r);
 uint64_t learn_refused_only(learn_record const *r);
 
-/* Is a check of cap made in system call nr one of the kernel's quiet
- * ones?  Its reason, or NULL. */
-char const *learn_quiet(int cap, long nr);
+/* Is a check of cap made in system call nr with opts (-1: unknown) one of
+ * the kernel's quiet ones?  Its reason, or NULL. */
+char const *learn_quiet(int cap, long nr, int opts);
 
 /* "bind (prog), setsockopt (prog)" into buf. */
 char *learn_where_format(learn_where const *w, unsigned n, char *buf, size_t len);

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "learn_kprobe.h"
 #include "learn_trace.h"
 
 #define TRACEFS_MAGIC 0x74726163
@@ -29,6 +30,8 @@ static int tp_parse_check(char const *event, char const *fields, learn_event *e)
   if (strcmp(event, "cap_capable")) return -1;
   c = strstr(fields, " cap ");
   if (!c || sscanf(c, " cap %d, ret %d", &e->cap, &e->ret) != 2) return -1;
+  e->opts = -1;
+  e->kind = LK_CHECK;
   return 0;
 }
 
@@ -36,7 +39,8 @@ static char const *const tp_events[] = { "capability/cap_capable", "raw_syscalls
                                           "sched/sched_process_exec", "sched/sched_process_fork", 0 };
 
 learn_source const learn_sources[] = {
-  { "tracepoint capability:cap_capable", "capability/cap_capable", tp_events, tp_parse_check },
+  { "tracepoint capability:cap_capable", "events/capability/cap_capable", tp_events, 0, 0, tp_parse_check },
+  { "kprobe on cap_capable", "kprobe_events", learn_kprobe_events, learn_kprobe_define, learn_kprobe_undefine, learn_kprobe_parse_check },
 };
 size_t const learn_sources_n = sizeof learn_sources / sizeof learn_sources[0];
 
@@ -99,14 +103,16 @@ int learn_trace_open(learn_trace *t, char *err, size_t errlen)
   t->inst = openat(t->tracefs, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (t->inst < 0) return fail(err, errlen, "open", path);
   for (i = 0; i < learn_sources_n; i++) {
-    snprintf(path, sizeof path, "events/%s", learn_sources[i].probe);
-    if (fstatat(t->inst, path, &st, 0) == 0) {
-      t->src = &learn_sources[i];
-      return 0;
-    }
+    if (fstatat(t->tracefs, learn_sources[i].probe, &st, 0) < 0) continue;
+    t->src = &learn_sources[i];
+    if (!t->src->define) return 0;
+    snprintf(t->group, sizeof t->group, "capctl_learn_%ld", (long)getpid());
+    if (t->src->define(t->tracefs, t->group, err, errlen) < 0) return -1;
+    t->defined = 1;
+    return 0;
   }
   errno = ENOENT;
-  snprintf(err, errlen, "this kernel has no tracepoint capability:cap_capable (a kprobe source is not written yet)");
+  snprintf(err, errlen, "this kernel has neither the tracepoint capability:cap_capable nor kprobe events");
   return -1;
 }
 
@@ -123,7 +129,9 @@ int learn_trace_start(learn_trace *t, pid_t pid, char *err, size_t errlen)
   t->pipe = openat(t->inst, "trace_pipe", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (t->pipe < 0) return fail(err, errlen, "open", "trace_pipe");
   for (i = 0; t->src->events[i]; i++) {
-    snprintf(path, sizeof path, "events/%s/enable", t->src->events[i]);
+    char event[96];
+    snprintf(event, sizeof event, t->src->events[i], t->group);
+    snprintf(path, sizeof path, "events/%s/enable", event);
     if (write_at(t->inst, path, "1", err, errlen) < 0) return -1;
   }
   return write_at(t->inst, "tracing_on", "1", err, errlen);
@@ -144,6 +152,10 @@ int learn_trace_close(learn_trace *t, char *err, size_t errlen)
     if (unlinkat(t->tracefs, path, AT_REMOVEDIR) < 0 && errno != ENOENT)
       r = fail(err, errlen, "remove the tracing instance", path);
   }
+  /* the events made are the machine's, not the instance's: removed once
+   * no instance has them enabled (ours is gone) */
+  if (t->defined) t->src->undefine(t->tracefs, t->group);
+  t->defined = 0;
   if (t->tracefs >= 0) close(t->tracefs);
   t->inst = t->pipe = t->tracefs = -1;
   return r;
@@ -198,7 +210,7 @@ void learn_trace_parse(learn_trace const *t, char *line, learn_event *e)
     snprintf(e->comm, sizeof e->comm, "%s", cc + 12);
     e->child = (pid_t)strtol(cp + 11, 0, 10);
     e->kind = LK_FORK;
-  } else if (t->src->parse_check(event, fields, e) == 0) {
-    e->kind = LK_CHECK;
+  } else {
+    t->src->parse_check(event, fields, e);
   }
 }

@@ -8,12 +8,16 @@
 #include <sys/types.h>
 
 /* One record of the instance's trace, parsed. */
-enum learn_kind { LK_OTHER, LK_CHECK, LK_SYSCALL, LK_EXEC, LK_FORK, LK_LOST };
+enum learn_kind {
+  LK_OTHER, LK_CHECK, LK_SYSCALL, LK_EXEC, LK_FORK, LK_LOST,
+  LK_CAP_ENTRY, LK_CAP_RET   /* a check in two records: its start, its result */
+};
 typedef struct learn_event_s {
   enum learn_kind kind;
   pid_t pid;
   char comm[17];
-  int cap, ret;            /* LK_CHECK */
+  int cap, ret;            /* LK_CHECK; cap of LK_CAP_ENTRY, ret of LK_CAP_RET */
+  int opts;                /* LK_CHECK, LK_CAP_ENTRY: CAP_OPT_*, or -1 unknown */
   long nr;                 /* LK_SYSCALL */
   char const *filename;    /* LK_EXEC: into the line given */
   pid_t child;             /* LK_FORK, with its command in comm */
@@ -21,12 +25,16 @@ typedef struct learn_event_s {
 
 /* An event source: where the kernel's capability checks come from.  The
  * tracepoint capability:cap_capable (6.18 has it, 6.1 not); a kprobe on
- * cap_capable would be a second one, for kernels without it. */
+ * cap_capable, for kernels without it (learn_kprobe.c). */
 typedef struct learn_source_s {
   char const *name;
-  char const *probe;       /* the file under events/ that must exist */
-  char const *const *events;   /* events/X/enable to write 1 to */
-  /* the record "EVENT: FIELDS" of a capability check into e */
+  char const *probe;       /* the file that must exist, from tracefs's root */
+  /* the events, as events/X/enable (%s: the group of our own) */
+  char const *const *events;
+  /* make the events, in group; 0, or -1 (err filled).  NULL: none to make */
+  int (*define)(int tracefs, char const *group, char *err, size_t errlen);
+  void (*undefine)(int tracefs, char const *group);
+  /* the record "EVENT: FIELDS" of a capability check into e: 0, or -1 */
   int (*parse_check)(char const *event, char const *fields, learn_event *e);
 } learn_source;
 
@@ -40,6 +48,8 @@ typedef struct learn_trace_s {
   int pipe;                /* its trace_pipe, non-blocking */
   char name[64];           /* instances/NAME */
   char const *where;       /* of tracefs: "/sys/kernel/tracing", or ours */
+  char group[64];          /* of the events the source made, if any */
+  int defined;             /* they are made */
   learn_source const *src;
 } learn_trace;
 

@@ -87,10 +87,43 @@ static void test_record(void)
   t_ueq(r.lost, 1, "a lost record counted");
 }
 
+/* the kprobe's records, as 6.1 writes them: a check in two, and opts */
+static void test_kprobe(void)
+{
+  static learn_record r;
+  learn_trace kt = { .src = &learn_sources[1] };
+  learn_event e;
+  char line[256];
+  t_streq(learn_sources[1].name, "kprobe on cap_capable", "the second source is the kprobe");
+  snprintf(line, sizeof line, "  ls-7 [000] ..... 3.0: cap_capable: (cap_capable+0x0/0xa0) cap=21 opts=2");
+  learn_trace_parse(&kt, line, &e);
+  t_ok(e.kind == LK_CAP_ENTRY && e.pid == 7 && e.cap == 21 && e.opts == 2, "its start: cap 21, opts 2");
+  snprintf(line, sizeof line, "  ls-7 [000] ..... 3.1: cap_capable_ret: (security_capable+0x3d/0x60 <- cap_capable) ret=-1");
+  learn_trace_parse(&kt, line, &e);
+  t_ok(e.kind == LK_CAP_RET && e.pid == 7 && e.ret == -1, "its result: ret -1");
+  r.capexec = "/b/capexec";
+  r.trace = &kt;
+  r.started = 1;
+  feed(&r, "  nginx-7 [000] ..... 3.0: sys_enter: NR %ld (0, 0, 0, 0, 0, 0)", SYS_bind);
+  feed(&r, "  nginx-7 [000] ..... 3.1: cap_capable: (cap_capable+0x0/0xa0) cap=10 opts=%ld", 0);
+  t_ueq(learn_granted(&r), 0, "a start alone counts nothing");
+  feed(&r, "  nginx-7 [000] ..... 3.2: cap_capable_ret: (security_capable+0x3d/0x60 <- cap_capable) ret=%ld", 0);
+  t_ueq(learn_granted(&r), 1ULL << 10, "with its result: cap_net_bind_service granted");
+  feed(&r, "  nginx-7 [000] ..... 3.3: sys_enter: NR %ld (0, 0, 0, 0, 0, 0)", SYS_openat);
+  feed(&r, "  nginx-7 [000] ..... 3.4: cap_capable: (cap_capable+0x0/0xa0) cap=19 opts=%ld", 2);
+  feed(&r, "  nginx-7 [000] ..... 3.5: cap_capable_ret: (security_capable+0x3d/0x60 <- cap_capable) ret=%ld", -1);
+  t_ok(r.cap[19].quiet == 1 && !r.cap[19].refused && !r.cap[19].granted,
+       "CAP_OPT_NOAUDIT: quiet, whatever the system call (openat)");
+  t_streq(r.cap[19].quiet_why, "the kernel's quiet check (CAP_OPT_NOAUDIT)", "said so");
+  feed(&r, "  nginx-7 [000] ..... 3.6: cap_capable_ret: (security_capable+0x3d/0x60 <- cap_capable) ret=%ld", 0);
+  t_ueq(learn_granted(&r), 1ULL << 10, "a result without its start: nothing");
+}
+
 int main(void)
 {
   tr.src = &learn_sources[0];
   test_parse();
   test_record();
+  test_kprobe();
   return t_done();
 }
