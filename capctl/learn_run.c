@@ -164,6 +164,7 @@ int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void
   exited = wait_until(pid, sfd, now_ms() + (long long)r->seconds * 1000, t, buf, &len, sizeof buf, fn, data,
                       &end->status);
   if (!exited) stop(pid, sfd);
+  else kill(-pid, SIGTERM);  /* what it left in its session, as capinit stops a service's group */
   end->running = !exited;
   drain(t, buf, &len, sizeof buf, fn, data);
   close(sfd);
@@ -208,6 +209,7 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
     waitpid(cpid, &cst, 0);
   }
   if (!strcmp(text, "running") || interrupted) stop(pid, sfd);
+  else kill(-pid, SIGTERM);
   close(sfd);
   sigprocmask(SIG_SETMASK, &old, 0);
   if (cst < 0) snprintf(err, errlen, "run the check: %s", strerror(errno));

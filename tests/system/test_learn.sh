@@ -156,6 +156,17 @@ t_eq "$?:$(wc -c <"$T/int.out"):$(tail -n 1 "$T/int.err")" "111:0:capctl: fatal:
 t_eq "$(instances):$(kill -0 "$S" 2>&1 >/dev/null | grep -c 'No such process')" "$before:1" \
   "and its instance removed, the service's sleep gone"
 
+# a service that exits and leaves a process in its session: that one is
+# stopped too (capinit stops a service's whole group)
+printf 'description = left\ncommand = /bin/sh -c "/bin/sleep 6731 & echo $! > %s; exit 0"\n' "$T/left.pid" >"$T/left.svc"
+"$CAPCTL" learn "$T/left.svc" >/dev/null 2>&1
+sleep 0.5
+t_ok "$([ -s "$T/left.pid" ]; echo $?)" "control: the service started its sleep ($(cat "$T/left.pid"))"
+# (gone, or a zombie that this machine's PID 1 has not reaped yet)
+st=$(ps -o stat= -p "$(cat "$T/left.pid")" | cut -c1)
+t_eq "$(case $st in ''|Z) echo ended ;; *) echo "running ($st)" ;; esac)" ended \
+  "after learn, the sleep it left in its session ended"
+
 # the service forks: its child's check is followed (event-fork); the
 # shell alone checks nothing (the control)
 printf 'description = sh\ncommand = /bin/sh -c "%s raw; exit $?"\n' "$TRY" >"$T/sh.svc"
