@@ -99,6 +99,8 @@ static int wait_until(pid_t pid, int sfd, long long deadline, learn_trace *t, ch
     struct signalfd_siginfo si;
     if (waitpid(pid, status, WNOHANG) == pid) return 1;
     if (left <= 0 || interrupted) return 0;
+    /* trace_pipe wakes a poller only once the buffer is buffer_percent
+     * full (half, by default): drained every 200 ms as well */
     if (poll(p, 2, left > 200 && t ? 200 : (int)left) < 0 && errno != EINTR) return 0;
     while (read(sfd, &si, sizeof si) > 0)
       if (si.ssi_signo != SIGCHLD) interrupted = (int)si.ssi_signo;

@@ -4,6 +4,8 @@
  *
  *   learn_try bind PORT        bind 127.0.0.1:PORT (below 1024:
  *                              cap_net_bind_service)
+ *   learn_try serve PORT       bind as above, listen, and wait for a signal (a
+ *                              daemon: learn stops it)
  *   learn_try chown FILE UID   make FILE anew and give it to UID (cap_chown)
  *   learn_try raw              open a raw ICMP socket (cap_net_raw)
  *   learn_try nice             lower its own nice value to -5 (cap_sys_nice)
@@ -22,7 +24,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int op_bind(char const *port)
+/* a TCP socket bound to 127.0.0.1:port, or -1 */
+static int bound(char const *port)
 {
   struct sockaddr_in a;
   int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -31,11 +34,25 @@ static int op_bind(char const *port)
   a.sin_family = AF_INET;
   a.sin_port = htons((unsigned short)atoi(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return bind(s, (struct sockaddr *)&a, sizeof a);
+  return bind(s, (struct sockaddr *)&a, sizeof a) < 0 ? -1 : s;
+}
+
+static int op_bind(char const *port)
+{
+  return bound(port) < 0 ? -1 : 0;
 }
 
 /* made anew: a file of another uid from a run before would need
  * cap_dac_override to be opened */
+static int op_serve(char const *port)
+{
+  int s = bound(port);
+  if (s < 0 || listen(s, 1) < 0) return -1;
+  printf("serve listening\n");
+  fflush(stdout);
+  for (;;) pause();
+}
+
 static int op_chown(char const *file, char const *uid)
 {
   int fd;
@@ -66,13 +83,14 @@ int main(int argc, char **argv)
 {
   int r;
   if (argc == 3 && !strcmp(argv[1], "bind")) r = op_bind(argv[2]);
+  else if (argc == 3 && !strcmp(argv[1], "serve")) r = op_serve(argv[2]);
   else if (argc == 4 && !strcmp(argv[1], "chown")) r = op_chown(argv[2], argv[3]);
   else if (argc == 2 && !strcmp(argv[1], "raw")) r = op_raw();
   else if (argc == 2 && !strcmp(argv[1], "nice")) r = op_nice();
   else if (argc == 2 && !strcmp(argv[1], "try-nice")) { op_nice(); r = 0; }
   else if (argc == 3 && !strcmp(argv[1], "none")) r = op_none(argv[2]);
   else {
-    fprintf(stderr, "usage: learn_try bind PORT | chown FILE UID | raw | nice | try-nice | none FILE\n");
+    fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE\n");
     return 2;
   }
   if (r < 0) {

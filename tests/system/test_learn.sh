@@ -72,6 +72,17 @@ nice nice cap_sys_nice setpriority
 none none none -
 EOF2
 
+# a daemon: it runs until --time is up, the check runs while it does
+# (CAPCTL_LEARN_EXIT=running), and asks the kernel (ss) whether the port
+# listens; then learn stops it
+printf 'description = serve\ncommand = %s serve %s\n' "$TRY" "$PORT" >"$T/serve.svc"
+"$CAPCTL" learn --time 2 --check "test \"\$CAPCTL_LEARN_EXIT\" = running && ss -Hltn 'sport = :$PORT' | grep -q ." \
+  "$T/serve.svc" >"$T/serve.out" 2>"$T/serve.err"
+t_eq "$?:$(caps_of "$T/serve.out")" "0:cap_net_bind_service" "learn --check a daemon: cap_net_bind_service, proven while it runs"
+t_eq "$(grep -c '^capctl: learn: cap_net_bind_service: necessary: the check fails without it$' "$T/serve.err"):$(grep -c '^serve listening$' "$T/serve.err")" \
+  "1:3" "necessary; it listened in the learning run, the control and the proposal's, not without it (its output)"
+t_eq "$(ss -Hltn "sport = :$PORT" | wc -l)" 0 "and it was stopped: nothing listens on $PORT"
+
 # a capability checked and granted, but not needed: try-nice goes on at its
 # own priority when the kernel refuses.  learn proposes it; the removal
 # trial proves it unnecessary and leaves it out
