@@ -62,24 +62,21 @@ static void help(void)
  * PREFIX/lib/capinit (make install, the package) */
 static char *find_capexec(void)
 {
-  char self[4096], path[4200];
+  char self[4096], paths[2][4200];
   char *cut;
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  size_t i;
   if (n <= 0) strerr_diefu1sys(111, "read /proc/self/exe");
   self[n] = 0;
   cut = strrchr(self, '/');
   *cut = 0;
-  snprintf(path, sizeof path, "%s/capexec", self);
-  if (access(path, X_OK) == 0) return xstrdup(path);
-  cut = strrchr(self, '/');
-  if (cut) {
-    *cut = 0;
-    cut = strrchr(self, '/');
-    if (cut) *cut = 0;
-    snprintf(path, sizeof path, "%s/sbin/capexec", self);
-    if (access(path, X_OK) == 0) return xstrdup(path);
-  }
-  strerr_dief1x(127, "learn needs capexec, beside capctl-learn or in PREFIX/sbin: not found");
+  snprintf(paths[0], sizeof paths[0], "%s/capexec", self);
+  /* PREFIX of PREFIX/lib/capinit */
+  for (i = 0; i < 2 && (cut = strrchr(self, '/')); i++) *cut = 0;
+  snprintf(paths[1], sizeof paths[1], "%s/sbin/capexec", self);
+  for (i = 0; i < 2; i++)
+    if (access(paths[i], X_OK) == 0) return xstrdup(paths[i]);
+  strerr_dief5x(127, "learn needs capexec (", paths[0], ", ", paths[1], "): not found");
 }
 
 static char *read_text(char const *path)

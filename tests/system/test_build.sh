@@ -35,6 +35,18 @@ t_eq "$("$I/sbin/capctl" learn --help 2>&1 | head -n 1)" \
   "the installed capctl learn runs the installed capctl-learn (--help)"
 t_eq "$("$B/bin/capctl" -V learn 2>&1)" "capctl-learn $(sed -n 's/^VERSION := //p' Makefile)" \
   "the build's capctl learn runs the build's capctl-learn (-V)"
+# capctl-learn runs the service with capexec: the installed one, found
+# from PREFIX/lib/capinit in PREFIX/sbin; control: without it, where it looked
+printf 'description = t\ncommand = /bin/true\n' >"$T/t.svc"
+mv "$I/sbin/capexec" "$T/capexec.moved"
+"$I/sbin/capctl" learn "$T/t.svc" >"$T/out" 2>&1
+t_eq "$?:$(cat "$T/out")" \
+  "127:capctl: fatal: learn needs capexec ($I/lib/capinit/capexec, $I/sbin/capexec): not found" \
+  "control: capctl learn without capexec says where it looked (exit 127)"
+mv "$T/capexec.moved" "$I/sbin/capexec"
+"$I/sbin/capctl" learn "$T/t.svc" >"$T/out" 2>/dev/null
+t_eq "$?:$(sed -n 's/^capabilities = //p' "$T/out")" "0:none" \
+  "the installed capctl learn runs the installed capexec (/bin/true: no capability)"
 rm "$I/lib/capinit/capctl-learn"
 "$I/sbin/capctl" learn x.svc >"$T/out" 2>&1
 t_eq "$?:$(cat "$T/out")" \
