@@ -7,9 +7,11 @@
  * capability taken away in turn: one whose removal still passes is
  * unnecessary, and left out.
  *
- * Exit codes: 0 a proposal (proven, with --check); 1 the check failed
- * with the file as it is, or with the proposal; 100 wrong usage or a
- * refused file; 111 a system call failed (tracing, a temporary file). */
+ * Exit codes: 0 a proposal (proven, with --check); 1 the service's
+ * command never ran, or the check failed with the file as it is or with
+ * the proposal; 100 wrong usage or a refused file; 111 a system call
+ * failed (tracing, a temporary file), records were lost, or learn was
+ * interrupted; 127 capexec was not found. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

@@ -30,7 +30,7 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
 {
   char name[64], where[1024], list[1024];
   unsigned i;
-  fputs("# capctl learn: uid 0 only for these capabilities, in a locked noroot tree\n", out);
+  fputs("# capctl learn: only the capabilities the kernel granted, in a locked noroot tree\n", out);
   fputs("mode = noroot\n", out);
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
