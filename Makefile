@@ -7,7 +7,7 @@
 #   make demo       boot the example root-free appliance in QEMU and show it
 #   make image      build it (build/appliance/); make boot runs it interactively
 #   make install    DESTDIR= PREFIX= (default /usr/local; binaries in sbin,
-#                   capctl-import in lib/capinit)
+#                   capctl-import and capctl-learn in lib/capinit)
 #   make clean      remove build products, keep the sysroot
 #   make distclean  remove build/ entirely
 #
@@ -181,15 +181,19 @@ endif
 # (capctl was 227024 B with it, over its 200 KB budget; 149200 B without);
 # it links conf/ only
 IMPORT_SRC := $(wildcard capctl/import*.c) capctl/unit_parse.c
-capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out $(IMPORT_SRC),$(wildcard capctl/*.c))) $(INSPECT_OBJ) \
+# capctl learn is capctl-learn, for the same reason: it traces a service
+# on an administrator's machine, and needs capexec beside it
+LEARN_SRC := $(wildcard capctl/learn*.c)
+capctl_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(filter-out $(IMPORT_SRC) $(LEARN_SRC),$(wildcard capctl/*.c))) $(INSPECT_OBJ) \
   $(ENGINE_OBJ) $(CONF_OBJ)
 capctl-import_OBJ := $(IMPORT_SRC:%.c=$(B)/obj/%.o) $(CONF_OBJ)
+capctl-learn_OBJ := $(LEARN_SRC:%.c=$(B)/obj/%.o) $(CONF_OBJ)
 capexec_OBJ := $(B)/obj/capexec/capexec.o $(ENGINE_OBJ) $(CONF_OBJ)
 # PROGRAMS go to SBINDIR; HELPERS, which only another program runs, to
 # LIBEXECDIR (PREFIX/lib/capinit, the package's /usr/lib/capinit, where
 # capctl looks for them: docs/decisions.md)
 PROGRAMS := capinit capctl capexec
-HELPERS := capctl-import
+HELPERS := capctl-import capctl-learn
 BINS := $(PROGRAMS:%=$(B)/bin/%)
 HELPER_BINS := $(HELPERS:%=$(B)/bin/%)
 MANS := $(patsubst docs/%.scd,$(B)/man/%,$(wildcard docs/*.scd))
@@ -266,7 +270,7 @@ $(B)/bin/capinit: ALL_LDFLAGS += $(CAPINIT_LDFLAGS)
 # fault-injection layer (-DPRIV_FAULT), which release builds never have,
 # and capinit's fstab code outside PID 1 (fstab_try).
 TEST_BINS := $(B)/tests/probe $(B)/tests/capexec-fault $(B)/tests/svc_helper $(B)/tests/secbits_try \
-  $(B)/tests/fstab_try $(B)/tests/peek $(B)/tests/syscall_try
+  $(B)/tests/fstab_try $(B)/tests/peek $(B)/tests/syscall_try $(B)/tests/learn_try
 BUSYBOX := $(B)/debs/busybox-static/bin/busybox
 
 $(BUSYBOX): mk/extract-deb.sh $(ARCH_FILE) | $(DEPS_STAMP)
@@ -284,6 +288,11 @@ $(B)/tests/svc_helper: $(B)/obj-fixture/tests/svc_helper.o
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
 
 $(B)/tests/peek: $(B)/obj-fixture/tests/peek.o
+	@mkdir -p $(@D)
+	$(say) LD $@
+	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
+
+$(B)/tests/learn_try: $(B)/obj-fixture/tests/learn_try.o
 	@mkdir -p $(@D)
 	$(say) LD $@
 	$(Q)$(CC) $(FIXTURE_LDFLAGS) -o $@ $^
@@ -361,6 +370,9 @@ $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 
 # capctl import, alone: the unit syntax and the mapping (capctl/ is not in conf/)
 $(B)/tests/unit/test_import: $(filter-out %/import_main.o,$(capctl-import_OBJ))
+
+# capctl learn's reading of the trace, alone (capctl/ is not in conf/)
+$(B)/tests/unit/test_learn: $(B)/obj/capctl/learn_trace.o $(B)/obj/capctl/learn_kprobe.o $(B)/obj/capctl/learn_record.o
 
 # the bounded step of PID 1, alone (init/ is not in conf/), with its clock
 # and reader

@@ -60,6 +60,10 @@ static char const help_text[] =
 "                             systemd units into DIR/NAME.svc (default .),\n"
 "                             never with more privilege; a report of what\n"
 "                             changed, as UNIT:LINE: warning|error: text\n"
+"  learn [--time S] [--check CMD] FILE.svc\n"
+"                             run the service traced, propose mode = noroot\n"
+"                             and the capabilities the kernel granted it;\n"
+"                             --check proves each one needed\n"
 "\n"
 "Options (before or after the verb):\n"
 "  -r DIR    capinit's runtime directory (default /run/capinit); check:\n"
@@ -230,30 +234,33 @@ static int check_main(int argc, char **argv)
   return nerr ? 1 : 0;
 }
 
-/* The verb import is the program capctl-import, which capctl does not
- * carry (docs/decisions.md): beside capctl's own file (the build tree,
- * or an installation that puts them together), then PREFIX/lib/capinit
- * for capctl in PREFIX/sbin (make install; the package's /usr/lib/capinit).
- * argv is the verb's, "import" first; it ends with NULL.  Never returns. */
-static void import_exec(char **argv)
+/* The verbs import and learn are the programs capctl-import and
+ * capctl-learn, which capctl does not carry (docs/decisions.md): beside
+ * capctl's own file (the build tree, or an installation that puts them
+ * together), then PREFIX/lib/capinit for capctl in PREFIX/sbin (make
+ * install; the package's /usr/lib/capinit).  argv is the verb's, the verb
+ * first; it ends with NULL.  Never returns. */
+static void helper_exec(char **argv)
 {
-  char self[4096], dir[4096], paths[2][4200];
+  char self[4096], dir[4096], prog[64], paths[2][4200];
   char const *cut;
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   size_t i;
   if (n > 0) self[n] = 0;
   else snprintf(self, sizeof self, "%s", "/usr/sbin/capctl");  /* no /proc: the package's */
+  snprintf(prog, sizeof prog, "capctl-%s", argv[0]);
   cut = strrchr(self, '/');
   snprintf(dir, sizeof dir, "%.*s", cut ? (int)(cut - self) : 0, self);
-  snprintf(paths[0], sizeof paths[0], "%s/capctl-import", dir);
+  snprintf(paths[0], sizeof paths[0], "%s/%s", dir, prog);
   cut = strrchr(dir, '/');
-  snprintf(paths[1], sizeof paths[1], "%.*s/lib/capinit/capctl-import", cut ? (int)(cut - dir) : 0, dir);
-  argv[0] = (char *)"capctl-import";
+  snprintf(paths[1], sizeof paths[1], "%.*s/lib/capinit/%s", cut ? (int)(cut - dir) : 0, dir, prog);
+  char *verb = argv[0];
+  argv[0] = prog;
   for (i = 0; i < 2; i++) {
     execv(paths[i], argv);
     if (errno != ENOENT) strerr_diefu2sys(126, "execute ", paths[i]);
   }
-  strerr_dief5x(127, "import needs capctl-import (", paths[0], ", ", paths[1], "): not found");
+  strerr_dief8x(127, verb, " needs ", prog, " (", paths[0], ", ", paths[1], "): not found");
 }
 
 void explain_help(void)
@@ -270,8 +277,8 @@ int main(int argc, char **argv)
     if (argc < 2) strerr_dieusage(100, "capctl VERB [ARGS...] (capctl --help)");
     strerr_dief1x(100, err);
   }
-  /* capctl-import answers its own --help and --version */
-  if (a.verb && !strcmp(a.verb, "import")) import_exec(a.argv);
+  /* capctl-import and capctl-learn answer their own --help and --version */
+  if (a.verb && (!strcmp(a.verb, "import") || !strcmp(a.verb, "learn"))) helper_exec(a.argv);
   if (a.help || (a.verb && !strcmp(a.verb, "help"))) {
     help();
     return 0;

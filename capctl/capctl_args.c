@@ -16,6 +16,7 @@
 static struct { char const *name; unsigned char value; } const options[] = {
   { "-r", 1 }, { "-c", 1 }, { "-R", 1 }, { "-k", 1 }, { "-n", 1 },
   { "-f", 0 }, { "-p", 0 }, { "--json", 0 }, { "-o", 1 }, { "--allow-weaker", 0 },
+  { "--time", 1 }, { "--check", 1 },
   { "-h", 0 }, { "--help", 0 }, { "-V", 0 }, { "--version", 0 },
 };
 

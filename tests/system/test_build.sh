@@ -13,12 +13,12 @@ t_eq "$?" 0 "make -q: nothing left to rebuild after make"
 
 make -s install $SAN B="$B" DESTDIR="$T/dest" PREFIX=/opt/capinit >"$T/log" 2>&1
 t_eq "$?" 0 "make install DESTDIR=... PREFIX=/opt/capinit"
-for f in sbin/capinit sbin/capctl sbin/capexec lib/capinit/capctl-import share/man/man5/capinit.svc.5 \
+for f in sbin/capinit sbin/capctl sbin/capexec lib/capinit/capctl-import lib/capinit/capctl-learn share/man/man5/capinit.svc.5 \
          share/man/man8/capinit.8 share/man/man8/capctl.8 share/man/man8/capexec.8; do
   [ -f "$T/dest/opt/capinit/$f" ]
   t_ok $? "installed $f"
 done
-t_eq "$(find "$T/dest" -type f | wc -l)" 8 "nothing else installed"
+t_eq "$(find "$T/dest" -type f | wc -l)" 9 "nothing else installed"
 
 # capctl import is the program capctl-import, which the installed capctl
 # finds in PREFIX/lib/capinit from its own PREFIX/sbin (and the build's
@@ -29,6 +29,29 @@ t_eq "$("$I/sbin/capctl" import --help 2>&1 | head -n 1)" \
   "the installed capctl import runs the installed capctl-import (--help)"
 t_eq "$("$B/bin/capctl" -V import 2>&1)" "capctl-import $(sed -n 's/^VERSION := //p' Makefile)" \
   "the build's capctl import runs the build's capctl-import (-V)"
+# capctl learn likewise: capctl-learn
+t_eq "$("$I/sbin/capctl" learn --help 2>&1 | head -n 1)" \
+  "usage: capctl learn [--time SECONDS] [--check CMD] FILE.svc" \
+  "the installed capctl learn runs the installed capctl-learn (--help)"
+t_eq "$("$B/bin/capctl" -V learn 2>&1)" "capctl-learn $(sed -n 's/^VERSION := //p' Makefile)" \
+  "the build's capctl learn runs the build's capctl-learn (-V)"
+# capctl-learn runs the service with capexec: the installed one, found
+# from PREFIX/lib/capinit in PREFIX/sbin; control: without it, where it looked
+printf 'description = t\ncommand = /bin/true\n' >"$T/t.svc"
+mv "$I/sbin/capexec" "$T/capexec.moved"
+"$I/sbin/capctl" learn "$T/t.svc" >"$T/out" 2>&1
+t_eq "$?:$(cat "$T/out")" \
+  "127:capctl: fatal: learn needs capexec ($I/lib/capinit/capexec, $I/sbin/capexec): not found" \
+  "control: capctl learn without capexec says where it looked (exit 127)"
+mv "$T/capexec.moved" "$I/sbin/capexec"
+"$I/sbin/capctl" learn "$T/t.svc" >"$T/out" 2>/dev/null
+t_eq "$?:$(sed -n 's/^capabilities = //p' "$T/out")" "0:none" \
+  "the installed capctl learn runs the installed capexec (/bin/true: no capability)"
+rm "$I/lib/capinit/capctl-learn"
+"$I/sbin/capctl" learn x.svc >"$T/out" 2>&1
+t_eq "$?:$(cat "$T/out")" \
+  "127:capctl: fatal: learn needs capctl-learn ($I/sbin/capctl-learn, $I/lib/capinit/capctl-learn): not found" \
+  "control: without capctl-learn, capctl learn says where it looked (exit 127)"
 rm "$I/lib/capinit/capctl-import"
 "$I/sbin/capctl" import x.service >"$T/out" 2>&1
 t_eq "$?:$(cat "$T/out")" \
@@ -36,14 +59,14 @@ t_eq "$?:$(cat "$T/out")" \
   "control: without capctl-import, capctl import says where it looked (exit 127)"
 
 # a sanitizer build (make check-asan) is neither static nor small
-[ -n "${CAPINIT_SAN:-}" ] || for p in capinit capctl capexec capctl-import; do
+[ -n "${CAPINIT_SAN:-}" ] || for p in capinit capctl capexec capctl-import capctl-learn; do
   f=$(file -b "$B/bin/$p")
   case $f in *"statically linked"*", stripped"*) r=0 ;; *) r=1 ;; esac
   t_ok $r "$p is static and stripped ($f)"
   size=$(stat -c %s "$B/bin/$p")
-  # the issues' budgets; capctl-import, an administrator's tool on a full
-  # machine, has none
-  case $p in capexec) limit=150 ;; capctl-import) continue ;; *) limit=200 ;; esac
+  # the issues' budgets; capctl-import and capctl-learn, administrators'
+  # tools on a full machine, have none
+  case $p in capexec) limit=150 ;; capctl-import|capctl-learn) continue ;; *) limit=200 ;; esac
   [ "$size" -le $((limit * 1024)) ]
   t_ok $? "$p is at most $limit KB ($size bytes)"
 done

@@ -1,0 +1,283 @@
+/* capctl/learn.c -- `capctl learn [--time SECONDS] [--check CMD] FILE.svc`:
+ * run the service with the privilege its file gives, traced (learn_run.c,
+ * learn_trace.c), and print a proposed file with the capabilities the
+ * kernel granted it (learn_out.c) on standard output, a report on
+ * standard error.  With --check, prove the proposal: the check passes with
+ * the file as it is (the control), then with the proposal, then with each
+ * capability taken away in turn: one whose removal still passes is
+ * unnecessary, and left out.
+ *
+ * Exit codes: 0 a proposal (proven, with --check); 1 the service's
+ * command never ran, or the check failed with the file as it is or with
+ * the proposal; 100 wrong usage or a refused file; 111 a system call
+ * failed (tracing, a temporary file), records were lost, or learn was
+ * interrupted; 127 capexec was not found. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <skalibs/strerr.h>
+
+#include "../conf/container.h"
+#include "../conf/diag.h"
+#include "../conf/names.h"
+#include "../conf/svc.h"
+#include "../conf/xalloc.h"
+#include "learn.h"
+#include "learn_out.h"
+#include "learn_record.h"
+#include "learn_run.h"
+#include "learn_trace.h"
+
+#define USAGE "capctl learn [--time SECONDS] [--check CMD] FILE.svc"
+
+static void help(void)
+{
+  fputs(
+"usage: " USAGE "\n"
+"\n"
+"Run the service of FILE.svc under capexec with the privilege the file\n"
+"gives (legacy root when it says nothing), trace every capability the\n"
+"kernel checks for its processes, and print the file with mode = noroot\n"
+"and the capabilities it was granted, each with the system calls that\n"
+"needed it, on standard output; a report on standard error.\n"
+"\n"
+"  --time SECONDS  stop the service (TERM) after this long (default 10)\n"
+"  --check CMD     prove the proposal: /bin/sh -c CMD must pass with the\n"
+"                  file as it is, with the proposal, and decides for each\n"
+"                  capability whether it is needed (CAPCTL_LEARN_EXIT: the\n"
+"                  service's exit status, or \"running\"; it has --time\n"
+"                  seconds too)\n"
+"  -h, --help, -V, --version\n"
+"\n"
+"Exit status: 0 a proposal; 1 the check failed; 100 usage or a refused\n"
+"file; 111 tracing or another system call failed.  See capctl(8), LEARN.\n", stdout);
+}
+
+/* capexec: beside this program (the build tree), then PREFIX/sbin for
+ * PREFIX/lib/capinit (make install, the package) */
+static char *find_capexec(void)
+{
+  char self[4096], paths[2][4200];
+  char *cut;
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  size_t i;
+  if (n <= 0) strerr_diefu1sys(111, "read /proc/self/exe");
+  self[n] = 0;
+  cut = strrchr(self, '/');
+  *cut = 0;
+  snprintf(paths[0], sizeof paths[0], "%s/capexec", self);
+  /* PREFIX of PREFIX/lib/capinit */
+  for (i = 0; i < 2 && (cut = strrchr(self, '/')); i++) *cut = 0;
+  snprintf(paths[1], sizeof paths[1], "%s/sbin/capexec", self);
+  for (i = 0; i < 2; i++)
+    if (access(paths[i], X_OK) == 0) return xstrdup(paths[i]);
+  strerr_dief5x(127, "learn needs capexec (", paths[0], ", ", paths[1], "): not found");
+}
+
+static char *read_text(char const *path)
+{
+  FILE *f = fopen(path, "r");
+  char *buf;
+  long n;
+  if (!f) strerr_diefu2sys(111, "open ", path);
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  rewind(f);
+  if (n < 0 || n > (1 << 20)) strerr_dief2x(100, path, ": not a service file (over 1 MiB)");
+  buf = xmalloc((size_t)n + 1);
+  if (fread(buf, 1, (size_t)n, f) != (size_t)n) strerr_diefu2sys(111, "read ", path);
+  buf[n] = 0;
+  fclose(f);
+  return buf;
+}
+
+/* A trial's file: the proposal with caps, written to path. */
+static void write_trial(char const *path, char const *text, uint64_t caps, learn_record const *r)
+{
+  FILE *f = fopen(path, "w");
+  if (!f) strerr_diefu2sys(111, "write ", path);
+  learn_propose(f, text, caps, r);
+  if (fclose(f) != 0) strerr_diefu2sys(111, "write ", path);
+}
+
+/* 1 the check passes, 0 it fails, -1 learn could not tell (err filled) */
+static int passes(learn_run const *run, char const *check, char *err, size_t errlen)
+{
+  int st = learn_run_check(run, check, err, errlen);
+  if (learn_interrupted()) {
+    snprintf(err, errlen, "learn: interrupted by signal %d", learn_interrupted());
+    return -1;
+  }
+  if (st == -1) return -1;
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* The proof: the control, the proposal, each capability's removal, into
+ * caps (the capabilities still needed).  0; 1 when the control or the
+ * proposal fails (said); -1 when a run could not be made (err filled). */
+static int prove(learn_run *run, char const *file, char const *check, char const *text, uint64_t *capsp,
+                 learn_record const *r, char const *trial, char *err, size_t errlen)
+{
+  char name[64];
+  uint64_t caps = *capsp;
+  unsigned i;
+  int p;
+  run->file = file;
+  if ((p = passes(run, check, err, errlen)) <= 0) {
+    if (!p) strerr_warnw1x("learn: the check fails with the file as it is: it cannot prove anything");
+    return p ? -1 : 1;
+  }
+  run->file = trial;
+  write_trial(trial, text, caps, r);
+  if ((p = passes(run, check, err, errlen)) <= 0) {
+    if (!p) strerr_warnw1x("learn: the check fails with the proposal");
+    return p ? -1 : 1;
+  }
+  fprintf(stderr, "capctl: learn: the check passes with the proposal\n");
+  for (i = 0; i < LEARN_CAPS; i++) {
+    if (!(caps >> i & 1)) continue;
+    write_trial(trial, text, caps & ~(1ULL << i), r);
+    if ((p = passes(run, check, err, errlen)) < 0) return -1;
+    cap_name(i, name, sizeof name);
+    if (p) {
+      caps &= ~(1ULL << i);
+      fprintf(stderr, "capctl: learn: %s: checked, but unnecessary: the check passes without it\n", name);
+    } else {
+      fprintf(stderr, "capctl: learn: %s: necessary: the check fails without it\n", name);
+    }
+  }
+  *capsp = caps;
+  return 0;
+}
+
+static void report(learn_record const *r, learn_end const *end)
+{
+  char name[64], where[1024];
+  unsigned i;
+  if (end->running) fprintf(stderr, "capctl: learn: the service ran until its time was up, then was stopped\n");
+  else if (WIFEXITED(end->status)) fprintf(stderr, "capctl: learn: the service exited %d\n", WEXITSTATUS(end->status));
+  else fprintf(stderr, "capctl: learn: the service was killed by signal %d\n", WTERMSIG(end->status));
+  for (i = 0; i < LEARN_CAPS; i++) {
+    learn_cap const *c = &r->cap[i];
+    if (c->granted || c->refused)
+      fprintf(stderr, "capctl: learn: %s: granted %lu, refused %lu: %s\n", cap_name(i, name, sizeof name), c->granted,
+              c->refused, learn_where_format(c->where, c->nwhere, where, sizeof where));
+    if (c->quiet)
+      fprintf(stderr, "capctl: learn: %s: quiet %lu, not proposed (%s): %s\n", cap_name(i, name, sizeof name), c->quiet,
+              c->quiet_why, learn_where_format(c->qwhere, c->nqwhere, where, sizeof where));
+  }
+  if (learn_refused_only(r))
+    fprintf(stderr, "capctl: learn: the capabilities only refused are not proposed: the service went on without"
+                    " them, or failed (the check tells)\n");
+}
+
+/* The options into run (seconds) and check; the file's path is the
+ * operand, at argv[optind] on return. */
+static void options(int argc, char **argv, learn_run *run, char const **check)
+{
+  static struct option const longs[] = {
+    { "time", required_argument, 0, 't' }, { "check", required_argument, 0, 'c' },
+    { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
+  };
+  unsigned long seconds = 10;
+  char *end;
+  int c;
+  while ((c = getopt_long(argc, argv, "+hV", longs, 0)) != -1) {
+    switch (c) {
+      case 't':
+        errno = 0;
+        seconds = strtoul(optarg, &end, 10);
+        if (errno || *end || !optarg[0] || !seconds || seconds > 86400)
+          strerr_dief3x(100, "--time: '", optarg, "' is not a number of seconds from 1 to 86400");
+        break;
+      case 'c': *check = optarg; break;
+      case 'h': help(); exit(0);
+      case 'V': puts("capctl-learn " CAPINIT_VERSION); exit(0);
+      default: strerr_dieusage(100, USAGE);
+    }
+  }
+  if (argc - optind != 1) strerr_dieusage(100, USAGE);
+  run->file = argv[optind];
+  run->seconds = (unsigned)seconds;
+}
+
+/* The traced run, into rec; the report.  Exits unless the service ran
+ * and every record was read. */
+static void learn_traced(learn_run const *run, learn_record *rec)
+{
+  char err[256], err2[256];
+  learn_trace t;
+  learn_end end;
+  if (learn_trace_open(&t, err, sizeof err) < 0) {
+    learn_trace_close(&t, err2, sizeof err2);
+    strerr_diefu2x(111, "trace capability checks: ", err);
+  }
+  fprintf(stderr, "capctl: learn: %s (tracefs: %s), with %s\n", t.src->name, t.where, run->file);
+  rec->capexec = run->capexec;
+  rec->trace = &t;
+  if (learn_run_traced(run, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
+    learn_trace_close(&t, err2, sizeof err2);
+    strerr_diefu2x(111, "run the service traced: ", err);
+  }
+  if (learn_trace_close(&t, err, sizeof err) < 0) strerr_warnwu1x(err);
+  rec->trace = 0;
+  if (learn_interrupted()) {
+    char sig[16];
+    snprintf(sig, sizeof sig, "%d", learn_interrupted());
+    strerr_dief2x(111, "learn: interrupted by signal ", sig);
+  }
+  if (rec->lost) strerr_dief1x(111, "learn: the kernel dropped trace records: the proposal could miss a capability");
+  if (!rec->started) strerr_dief1x(1, "learn: the service's command never ran (see capexec's message)");
+  report(rec, &end);
+}
+
+int learn_main(int argc, char **argv)
+{
+  char const *check = 0;
+  char dir[] = "/tmp/capctl-learn.XXXXXX", trial[4200], err[256], *text;
+  diag_list diags = { 0, 0, 0 };
+  conf_ctx ctx = { .root = "/", .diags = &diags, .command_optional = 0, .live = 1 };
+  static learn_record rec;
+  learn_run run;
+  uint64_t caps;
+  int proven;
+  svc *s;
+
+  options(argc, argv, &run, &check);
+  run.capexec = find_capexec();
+  s = svc_load_file(&ctx, run.file);
+  diag_sort(&diags);
+  diag_print(&diags, "capctl", 2);
+  if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
+  text = read_text(run.file);
+  learn_traced(&run, &rec);
+  caps = learn_granted(&rec);
+  if (check) {
+    if (!mkdtemp(dir)) strerr_diefu1sys(111, "make a temporary directory");
+    snprintf(trial, sizeof trial, "%s/%s.svc", dir, s->name);
+    proven = prove(&run, argv[optind], check, text, &caps, &rec, trial, err, sizeof err);
+    unlink(trial);
+    rmdir(dir);
+    if (proven < 0) strerr_dief1x(111, err);
+    if (proven) return 1;
+  }
+  /* capinit refuses an uncontained noroot uid 0 that could write its
+   * state (capinit.svc(5)): the files it writes are not learned yet */
+  if (s->uid == 0 && !(s->ct && container_read_only(s->ct)))
+    fprintf(stderr, "capctl: learn: note: uid 0 without read-only = yes could write capinit's state:"
+                    " capctl check refuses the proposal until it has read-only = yes and read-write paths,"
+                    " or a user\n");
+  learn_propose(stdout, text, caps, &rec);
+  if (fflush(stdout) != 0) strerr_diefu1sys(111, "write the proposal");
+  free(text);
+  svc_free(s);
+  diag_free(&diags);
+  return 0;
+}

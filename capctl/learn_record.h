@@ -1,0 +1,68 @@
+/* capctl/learn_record.h -- what a traced run showed: each capability the
+ * kernel checked for the service, granted or refused, with the system
+ * calls and commands that led to the checks. */
+#ifndef CAPINIT_CAPCTL_LEARN_RECORD_H
+#define CAPINIT_CAPCTL_LEARN_RECORD_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "learn_trace.h"
+
+#define LEARN_CAPS 64
+#define LEARN_WHERE 8      /* distinct (syscall, command) kept per capability */
+#define LEARN_PIDS 256     /* processes whose last system call is kept */
+
+typedef struct learn_where_s {
+  long nr;                 /* -1: none seen before the check */
+  char comm[17];
+} learn_where;
+
+/* The checks of one capability: granted, refused, and quiet (granted or
+ * not, a check the kernel makes only to adjust what it does, which no
+ * service needs the capability for: learn_quiet). */
+typedef struct learn_cap_s {
+  unsigned long granted, refused, quiet;
+  char const *quiet_why;   /* of the last quiet one */
+  learn_where where[LEARN_WHERE];     /* of the granted and refused */
+  unsigned nwhere;
+  learn_where qwhere[LEARN_WHERE];    /* of the quiet */
+  unsigned nqwhere;
+} learn_cap;
+
+/* A process of the service: its last system call and its command. */
+typedef struct learn_proc_s {
+  pid_t pid;
+  long nr;
+  char comm[17];
+  int pend_cap, pend_opts; /* a check begun (LK_CAP_ENTRY), its result to come */
+} learn_proc;
+
+typedef struct learn_record_s {
+  char const *capexec;     /* the setup's program: its checks are not the service's */
+  int started;             /* a program other than capexec was executed */
+  unsigned long lost;      /* records the kernel dropped */
+  learn_cap cap[LEARN_CAPS];
+  learn_proc proc[LEARN_PIDS];
+  unsigned nproc;
+  learn_trace const *trace;
+} learn_record;
+
+/* One line of the trace: learn_line_fn of learn_run.h. */
+void learn_record_line(char *line, void *record);
+
+/* The capabilities granted (not only quietly), and those only refused. */
+uint64_t learn_granted(learn_record const *r);
+uint64_t learn_refused_only(learn_record const *r);
+
+/* Is a check of cap made in system call nr with opts (-1: unknown) one of
+ * the kernel's quiet ones?  Its reason, or NULL. */
+char const *learn_quiet(int cap, long nr, int opts);
+
+/* "bind (prog), setsockopt (prog)" into buf. */
+char *learn_where_format(learn_where const *w, unsigned n, char *buf, size_t len);
+
+/* The name of system call nr on this architecture, or NULL. */
+char const *learn_syscall_name(long nr);
+
+#endif

@@ -1,0 +1,102 @@
+/* tests/learn_try.c -- one privileged operation, for capctl learn's test
+ * (tests/system/test_learn.sh): each needs exactly one capability, and
+ * none needs none.  Static, like the probe.
+ *
+ *   learn_try bind PORT        bind 127.0.0.1:PORT (below 1024:
+ *                              cap_net_bind_service)
+ *   learn_try serve PORT       bind as above, listen, and wait for a signal (a
+ *                              daemon: learn stops it)
+ *   learn_try chown FILE UID   make FILE anew and give it to UID (cap_chown)
+ *   learn_try raw              open a raw ICMP socket (cap_net_raw)
+ *   learn_try nice             lower its own nice value to -5 (cap_sys_nice)
+ *   learn_try try-nice         try nice -5, and succeed without it too (a
+ *                              daemon that goes on at its own priority)
+ *   learn_try none FILE        write FILE, a file of its own (no capability)
+ *
+ * Prints "OP ok" and exits 0, or "OP ERRNO" and exits 1; 2 on bad usage. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* a TCP socket bound to 127.0.0.1:port, or -1 */
+static int bound(char const *port)
+{
+  struct sockaddr_in a;
+  int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return -1;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_port = htons((unsigned short)atoi(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return bind(s, (struct sockaddr *)&a, sizeof a) < 0 ? -1 : s;
+}
+
+static int op_bind(char const *port)
+{
+  return bound(port) < 0 ? -1 : 0;
+}
+
+/* made anew: a file of another uid from a run before would need
+ * cap_dac_override to be opened */
+static int op_serve(char const *port)
+{
+  int s = bound(port);
+  if (s < 0 || listen(s, 1) < 0) return -1;
+  printf("serve listening\n");
+  fflush(stdout);
+  for (;;) pause();
+}
+
+static int op_chown(char const *file, char const *uid)
+{
+  int fd;
+  if (unlink(file) < 0 && errno != ENOENT) return -1;
+  fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  return fchown(fd, (uid_t)atol(uid), (gid_t)-1);
+}
+
+static int op_raw(void)
+{
+  return socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP) < 0 ? -1 : 0;
+}
+
+static int op_nice(void)
+{
+  return setpriority(PRIO_PROCESS, 0, -5);
+}
+
+static int op_none(char const *file)
+{
+  int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  return write(fd, "x\n", 2) == 2 ? close(fd) : -1;
+}
+
+int main(int argc, char **argv)
+{
+  int r;
+  if (argc == 3 && !strcmp(argv[1], "bind")) r = op_bind(argv[2]);
+  else if (argc == 3 && !strcmp(argv[1], "serve")) r = op_serve(argv[2]);
+  else if (argc == 4 && !strcmp(argv[1], "chown")) r = op_chown(argv[2], argv[3]);
+  else if (argc == 2 && !strcmp(argv[1], "raw")) r = op_raw();
+  else if (argc == 2 && !strcmp(argv[1], "nice")) r = op_nice();
+  else if (argc == 2 && !strcmp(argv[1], "try-nice")) { op_nice(); r = 0; }
+  else if (argc == 3 && !strcmp(argv[1], "none")) r = op_none(argv[2]);
+  else {
+    fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE\n");
+    return 2;
+  }
+  if (r < 0) {
+    printf("%s %s\n", argv[1], strerror(errno));
+    return 1;
+  }
+  printf("%s ok\n", argv[1]);
+  return 0;
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# tests/qemu/test_learn_kprobe.sh BUILDDIR -- capctl learn's second event
+# source, the kprobe on cap_capable, on a kernel without the tracepoint
+# capability:cap_capable: Debian's stock 6.1 (unpacked in BUILDDIR/debs),
+# booted in QEMU (TCG) on a minimal initramfs of busybox, capctl,
+# capctl-learn, capexec and tests/learn_try, whose /init runs capctl learn
+# --check on each program, prints what it said, and powers off.  The same
+# answers as tests/system/test_learn.sh's on this machine's kernel: exactly
+# the one capability, necessary by the removal trial; try-nice's proven
+# unnecessary; and the probes and the instance removed after.
+B=${1:-build}
+. tests/lib.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# the guest is amd64's (qemu-system-x86_64), as the machine's build is
+if [ "$(cat "$B/arch" 2>/dev/null)" != amd64 ]; then
+  echo "ok 1 - # SKIP the build is not amd64's"
+  echo "1..1"
+  exit 0
+fi
+pkg=$(cat "$B/debs/linux-image.name" 2>/dev/null)
+kernel=$(echo "$B/debs/$pkg"/boot/vmlinuz-*)
+for f in "$kernel" "$B/debs/busybox-static/bin/busybox" "$B/bin/capctl" "$B/bin/capctl-learn" "$B/bin/capexec" \
+         "$B/tests/learn_try"; do
+  [ -f "$f" ] || { echo "test_learn_kprobe: $f is missing (make check builds it)" >&2; exit 1; }
+done
+
+R=$T/root
+mkdir -p "$R/bin" "$R/b" "$R/etc" "$R/proc" "$R/sys" "$R/dev" "$R/tmp"
+cp "$B/debs/busybox-static/bin/busybox" "$R/bin/busybox"
+for a in sh mount ip cat ls poweroff printf test true; do ln -s busybox "$R/bin/$a"; done
+cp "$B/bin/capctl" "$B/bin/capctl-learn" "$B/bin/capexec" "$B/tests/learn_try" "$R/b/"
+echo 'root:x:0:0:root:/:/bin/sh' >"$R/etc/passwd"
+echo 'root:x:0:' >"$R/etc/group"
+cat >"$R/init" <<'EOF2'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+ip link set lo up
+echo "KERNEL $(cat /proc/sys/kernel/osrelease)"
+mount -t tracefs none /sys/kernel/tracing
+ls -d /sys/kernel/tracing/events/capability 2>/dev/null || echo "NO_TRACEPOINT"
+umount /sys/kernel/tracing
+for op in "bind 80" "chown /tmp/f 1234" raw nice "none /tmp/n" try-nice; do
+  printf 'description = t\ncommand = /b/learn_try %s\n' "$op" >/tmp/s.svc
+  /b/capctl learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' /tmp/s.svc >/tmp/out 2>/tmp/err
+  rc=$?
+  echo "RESULT ${op%% *} rc=$rc caps=$(sed -n 's/^capabilities = //p' /tmp/out)"
+  sed "s/^/REPORT ${op%% *} /" /tmp/err
+done
+printf 'description = t\ncommand = /bin/sh -c "mount -t tracefs none /sys/kernel/tracing; cat /sys/kernel/tracing/kprobe_events"\n' >/tmp/s.svc
+/b/capctl learn /tmp/s.svc >/dev/null 2>/tmp/err
+echo "DURING $(grep -c '^[pr][0-9]*:capctl_learn_[0-9]*/cap_capable' /tmp/err)"
+umount /sys/kernel/tracing
+mount -t tracefs none /sys/kernel/tracing
+echo "PROBES $(cat /sys/kernel/tracing/kprobe_events | wc -l) INSTANCES $(ls /sys/kernel/tracing/instances | wc -l)"
+echo DONE
+poweroff -f
+EOF2
+chmod 755 "$R/init"
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -n -1 >"$T/initrd.gz"
+timeout 300 qemu-system-x86_64 -accel tcg -m 512 -display none -no-reboot -net none -kernel "$kernel" \
+  -initrd "$T/initrd.gz" -append "console=ttyS0 quiet panic=-1" -serial "file:$T/console" \
+  </dev/null >"$T/qemu.out" 2>&1
+t_eq "$?:$(grep -c '^DONE' "$T/console")" "0:1" "the guest ran its script and powered off"
+C=$(tr -d '\r' <"$T/console")
+t_eq "$(echo "$C" | sed -n 's/^KERNEL \(6\.1\.\).*/\1/p'):$(echo "$C" | grep -c '^NO_TRACEPOINT$')" "6.1.:1" \
+  "Debian's 6.1, without the tracepoint capability:cap_capable"
+t_eq "$(echo "$C" | grep -c '^REPORT raw capctl: learn: kprobe on cap_capable (tracefs: a mount of its own, attached nowhere), with /tmp/s.svc$')" 1 \
+  "learn chose the kprobe"
+while read -r op want call; do
+  t_eq "$(echo "$C" | grep "^RESULT $op ")" "RESULT $op rc=0 caps=$want" "$op: learned and proven: exactly $want"
+  [ "$want" = none ] && continue
+  t_eq "$(echo "$C" | grep "^REPORT $op capctl: learn: $want: ")" \
+    "REPORT $op capctl: learn: $want: granted 1, refused 0: $call (learn_try)
+REPORT $op capctl: learn: $want: necessary: the check fails without it" "$op: $want in $call, necessary"
+done <<EOF2
+bind cap_net_bind_service bind
+chown cap_chown fchown
+raw cap_net_raw socket
+nice cap_sys_nice setpriority
+none none -
+EOF2
+t_eq "$(echo "$C" | grep '^RESULT try-nice '):$(echo "$C" | grep -c '^REPORT try-nice capctl: learn: cap_sys_nice: checked, but unnecessary: the check passes without it$')" \
+  "RESULT try-nice rc=0 caps=none:1" "try-nice: cap_sys_nice granted, proven unnecessary"
+t_eq "$(echo "$C" | grep '^DURING ')" "DURING 2" "control: while learn runs, its kprobe and kretprobe are there"
+t_eq "$(echo "$C" | grep '^PROBES ')" "PROBES 0 INSTANCES 0" "the kprobes and the instance removed after"
+t_done

@@ -1,0 +1,190 @@
+#!/bin/sh
+# capctl learn (capctl(8) LEARN; issue 37): small programs of our own
+# (build/tests/learn_try) that each use one known capability are run as
+# legacy root, traced; the proposal must hold exactly that capability (none
+# for the one that uses none).  --check proves it with the program's own
+# success; the independent view is setpriv's: the program as an
+# unprivileged user with only the learned capability succeeds, without it
+# fails (the kernel's answer, not ours).
+B=${1:-build}
+. tests/lib.sh
+CAPCTL=$(pwd)/$B/bin/capctl
+TRY=$(pwd)/$B/tests/learn_try
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+chmod 755 "$T"
+# tracefs, to look at its instances (a mount of our own namespace)
+instances() { unshare -m sh -c 'mount -t tracefs none /sys/kernel/tracing && ls /sys/kernel/tracing/instances' | grep -c '^capctl-learn-'; }
+
+# a port below 1024 that no one listens on
+PORT=
+for p in 731 732 733 734 735 736; do
+  ss -Hltn "sport = :$p" | grep -q . || { PORT=$p; break; }
+done
+mkdir "$T/u" && chown 65534:65534 "$T/u"
+caps_of() { sed -n 's/^capabilities = //p' "$1"; }
+before=$(instances)
+
+# OP ARGS | capability | the system call named in the comment
+while read -r name op want call; do
+  case $op in bind) args="$PORT" ;; chown) args="$T/$name.file 1234" ;; none) args="$T/$name.file" ;; *) args= ;; esac
+  printf 'description = learn_try %s\ncommand = %s %s %s\n' "$op" "$TRY" "$op" "$args" >"$T/$name.svc"
+  "$CAPCTL" learn "$T/$name.svc" >"$T/$name.out" 2>"$T/$name.err"
+  t_eq "$?:$(caps_of "$T/$name.out")" "0:$want" "learn $op: the proposal's capabilities are exactly $want"
+  if [ "$want" = none ]; then
+    t_eq "$(grep -c ': granted ' "$T/$name.err")" 0 "learn $op: no capability checked for the service"
+  else
+    t_eq "$(grep "^capctl: learn: $want: " "$T/$name.err")" "capctl: learn: $want: granted 1, refused 0: $call (learn_try)" \
+      "learn $op: the report names $want, the call $call and the command"
+    t_eq "$(grep -c ': granted ' "$T/$name.err")" 1 "learn $op: the only capability checked"
+    t_eq "$(grep "^# $want: " "$T/$name.out")" "# $want: $call (learn_try)" "learn $op: the proposal's comment"
+  fi
+  t_eq "$(sed -n 's/^mode = //p' "$T/$name.out")" noroot "learn $op: mode = noroot"
+
+  "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/$name.svc" >"$T/$name.out2" 2>"$T/$name.err2"
+  t_eq "$?:$(caps_of "$T/$name.out2")" "0:$want" "learn --check $op: proven, still exactly $want"
+  if [ "$want" != none ]; then
+    t_eq "$(grep -c "^capctl: learn: $want: necessary: the check fails without it$" "$T/$name.err2")" 1 \
+      "learn --check $op: $want necessary (the trial without it failed)"
+  fi
+  # the proposal itself, under capexec: the kernel's answer
+  sed -n '/^command = /d; p' "$T/$name.out2" >"$T/$name.prop.svc"
+  "$(pwd)/$B/bin/capexec" -f "$T/$name.prop.svc" -- $TRY $op $args >"$T/$name.run" 2>&1
+  t_eq "$?:$(cat "$T/$name.run")" "0:$op ok" "the proposal of $op, under capexec, succeeds"
+
+  # setpriv: an unprivileged user with only the learned capability, and
+  # without it (the control)
+  [ "$op" = chown ] && args="$T/u/$name.file 1234"
+  [ "$op" = none ] && args="$T/u/$name.file"
+  c=$(echo "$want" | sed 's/^cap_//')
+  with="-all"; [ "$want" = none ] || with="-all,+$c"
+  setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps "$with" --ambient-caps "$with" -- $TRY $op $args >"$T/$name.sp" 2>&1
+  t_eq "$?:$(cat "$T/$name.sp")" "0:$op ok" "setpriv, uid 65534 with only $want: $op succeeds"
+  if [ "$want" != none ]; then
+    setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps -all --ambient-caps -all -- $TRY $op $args >"$T/$name.sp" 2>&1
+    t_eq "$?" 1 "control: setpriv, uid 65534 without $want: $op fails ($(cat "$T/$name.sp"))"
+  fi
+done <<EOF2
+bind bind cap_net_bind_service bind
+chown chown cap_chown fchown
+raw raw cap_net_raw socket
+nice nice cap_sys_nice setpriority
+none none none -
+EOF2
+
+# a daemon: it runs until --time is up, the check runs while it does
+# (CAPCTL_LEARN_EXIT=running), and asks the kernel (ss) whether the port
+# listens; then learn stops it
+printf 'description = serve\ncommand = %s serve %s\n' "$TRY" "$PORT" >"$T/serve.svc"
+"$CAPCTL" learn --time 2 --check "test \"\$CAPCTL_LEARN_EXIT\" = running && ss -Hltn 'sport = :$PORT' | grep -q ." \
+  "$T/serve.svc" >"$T/serve.out" 2>"$T/serve.err"
+t_eq "$?:$(caps_of "$T/serve.out")" "0:cap_net_bind_service" "learn --check a daemon: cap_net_bind_service, proven while it runs"
+t_eq "$(grep -c '^capctl: learn: cap_net_bind_service: necessary: the check fails without it$' "$T/serve.err"):$(grep -c '^serve listening$' "$T/serve.err")" \
+  "1:3" "necessary; it listened in the learning run, the control and the proposal's, not without it (its output)"
+t_eq "$(ss -Hltn "sport = :$PORT" | wc -l)" 0 "and it was stopped: nothing listens on $PORT"
+
+# a capability checked and granted, but not needed: try-nice goes on at its
+# own priority when the kernel refuses.  learn proposes it; the removal
+# trial proves it unnecessary and leaves it out
+printf 'description = learn_try try-nice\ncommand = %s try-nice\n' "$TRY" >"$T/try.svc"
+"$CAPCTL" learn "$T/try.svc" >"$T/try.out" 2>/dev/null
+t_eq "$?:$(caps_of "$T/try.out")" "0:cap_sys_nice" "learn try-nice: checked and granted, so proposed"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/try.svc" >"$T/try.out" 2>"$T/try.err"
+t_eq "$?:$(caps_of "$T/try.out")" "0:none" "learn --check try-nice: cap_sys_nice left out"
+t_eq "$(grep -c '^capctl: learn: cap_sys_nice: checked, but unnecessary: the check passes without it$' "$T/try.err")" 1 \
+  "learn --check try-nice: reported as unnecessary"
+
+# a file that gives cap_net_raw to a program that needs cap_sys_nice: the
+# kernel refuses that check, which is reported and not proposed, and the
+# capability given but never checked is left out; the file's own keys stay
+# as comments
+printf 'description = r\nmode = noroot\ncapabilities = cap_net_raw\ncommand = %s nice\n' "$TRY" >"$T/ref.svc"
+"$CAPCTL" learn "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
+t_eq "$?:$(grep '^capctl: learn: cap_' "$T/ref.err")" "0:capctl: learn: cap_sys_nice: granted 0, refused 1: setpriority (learn_try)" \
+  "learn, a file without the capability needed: the check refused, reported"
+t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|capabilities = none|command = $TRY nice|" \
+  "the proposal: none (the refused not proposed, the given but unused dropped)"
+t_eq "$(grep '^# was: ' "$T/ref.out" | tr '\n' '|')" "# was: mode = noroot|# was: capabilities = cap_net_raw|" \
+  "the file's mode and capabilities, as comments"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
+t_eq "$?:$(wc -c <"$T/ref.out")" "1:0" "learn --check: the program fails with the file as it is: exit 1, no proposal"
+
+# a check that fails with the file as it is proves nothing: refused
+"$CAPCTL" learn --check false "$T/raw.svc" >"$T/f.out" 2>"$T/f.err"
+t_eq "$?:$(wc -c <"$T/f.out"):$(tail -n 1 "$T/f.err")" \
+  "1:0:capctl: warning: learn: the check fails with the file as it is: it cannot prove anything" \
+  "learn --check false: exit 1, no proposal"
+
+# a check that hangs is killed when the time is up: it fails
+"$CAPCTL" learn --time 2 --check 'sleep 60' "$T/raw.svc" >"$T/f.out" 2>"$T/f.err"
+t_eq "$?:$(wc -c <"$T/f.out")" "1:0" "learn --check 'sleep 60' --time 2: the check is killed, fails: exit 1"
+
+# tracefs mounted where it is usually (here, in a namespace of the test's
+# own): learn uses that mount, with the same result
+unshare -m sh -c 'mount -t tracefs none /sys/kernel/tracing && "$0" learn "$1"' "$CAPCTL" "$T/raw.svc" >"$T/m.out" 2>"$T/m.err"
+t_eq "$?:$(caps_of "$T/m.out"):$(head -n 1 "$T/m.err")" \
+  "0:cap_net_raw:capctl: learn: tracepoint capability:cap_capable (tracefs: /sys/kernel/tracing), with $T/raw.svc" \
+  "learn with tracefs mounted at /sys/kernel/tracing: that one, cap_net_raw"
+unshare -m sh -c 'mount -t tmpfs none /sys/kernel/tracing && "$0" learn "$1"' "$CAPCTL" "$T/raw.svc" >"$T/m.out" 2>"$T/m.err"
+t_eq "$?:$(caps_of "$T/m.out"):$(head -n 1 "$T/m.err")" \
+  "0:cap_net_raw:capctl: learn: tracepoint capability:cap_capable (tracefs: a mount of its own, attached nowhere), with $T/raw.svc" \
+  "control: a tmpfs there, not tracefs: a mount of its own, the same answer"
+
+# usage, and the trace left as it was: no instance of ours remains
+"$CAPCTL" learn >/dev/null 2>&1
+t_eq "$?" 100 "learn without a file: exit 100"
+"$CAPCTL" learn --time 0 "$T/raw.svc" >/dev/null 2>&1
+t_eq "$?" 100 "learn --time 0: exit 100"
+t_eq "$(instances)" "$before" "no tracing instance of capctl learn is left"
+
+# --time: a service still running is stopped (TERM) when its time is up;
+# while it runs, the instance exists (the control of the count above)
+printf 'description = sleeper\ncommand = /bin/sleep 60\n' >"$T/sleep.svc"
+"$CAPCTL" learn --time 3 "$T/sleep.svc" >"$T/sleep.out" 2>"$T/sleep.err" &
+sleep 1
+t_eq "$(instances)" "$((before + 1))" "control: while learn runs, its instance is there"
+wait $!
+t_eq "$?:$(caps_of "$T/sleep.out"):$(grep -c '^capctl: learn: the service ran until its time was up, then was stopped$' "$T/sleep.err")" \
+  "0:none:1" "learn --time 3: sleep 60 stopped after 3 s, no capability"
+# sleep maps memory: the kernel checks cap_sys_admin quietly for each
+# writable mapping (the memory accounting's reserve), granted to root; the
+# tracepoint saw it (the control of "no capability"), learn did not propose it
+t_eq "$(grep -c '^capctl: learn: cap_sys_admin: quiet [0-9]*, not proposed (the memory accounting.s (cap_vm_enough_memory): a reserve, not a permission): .*mmap (sleep)' "$T/sleep.err")" 1 \
+  "learn: sleep's cap_sys_admin checks of mmap are quiet ones, seen and not proposed"
+t_eq "$(instances)" "$before" "and its instance removed"
+
+# learn asked to end (TERM) while the service runs: the service is
+# stopped, the instance removed, exit 111
+"$CAPCTL" learn --time 60 "$T/sleep.svc" >"$T/int.out" 2>"$T/int.err" &
+L=$!
+sleep 1
+S=$(pgrep -s "$(pgrep -P $L)" sleep)
+t_ok "$([ -n "$S" ]; echo $?)" "control: the service's sleep runs in its session while learn runs ($S)"
+kill -TERM $L
+wait $L
+t_eq "$?:$(wc -c <"$T/int.out"):$(tail -n 1 "$T/int.err")" "111:0:capctl: fatal: learn: interrupted by signal 15" \
+  "learn, TERM during the run: exit 111, no proposal"
+t_eq "$(instances):$(kill -0 "$S" 2>&1 >/dev/null | grep -c 'No such process')" "$before:1" \
+  "and its instance removed, the service's sleep gone"
+
+# a service that exits and leaves a process in its session: that one is
+# stopped too (capinit stops a service's whole group)
+printf 'description = left\ncommand = /bin/sh -c "/bin/sleep 6731 & echo $! > %s; exit 0"\n' "$T/left.pid" >"$T/left.svc"
+"$CAPCTL" learn "$T/left.svc" >/dev/null 2>&1
+sleep 0.5
+t_ok "$([ -s "$T/left.pid" ]; echo $?)" "control: the service started its sleep ($(cat "$T/left.pid"))"
+# (gone, or a zombie that this machine's PID 1 has not reaped yet)
+st=$(ps -o stat= -p "$(cat "$T/left.pid")" | cut -c1)
+t_eq "$(case $st in ''|Z) echo ended ;; *) echo "running ($st)" ;; esac)" ended \
+  "after learn, the sleep it left in its session ended"
+
+# the service forks: its child's check is followed (event-fork); the
+# shell alone checks nothing (the control)
+printf 'description = sh\ncommand = /bin/sh -c "%s raw; exit $?"\n' "$TRY" >"$T/sh.svc"
+"$CAPCTL" learn "$T/sh.svc" >"$T/sh.out" 2>"$T/sh.err"
+t_eq "$?:$(caps_of "$T/sh.out"):$(grep '^# cap_net_raw' "$T/sh.out")" "0:cap_net_raw:# cap_net_raw: socket (learn_try)" \
+  "learn sh -c 'learn_try raw': the child's cap_net_raw, named by its command"
+printf 'description = sh\ncommand = /bin/sh -c "true; exit $?"\n' >"$T/sh0.svc"
+"$CAPCTL" learn "$T/sh0.svc" >"$T/sh0.out" 2>/dev/null
+t_eq "$?:$(caps_of "$T/sh0.out")" "0:none" "control: sh -c true: none"
+t_done
