@@ -30,7 +30,7 @@ rt() {
 T=$(mktemp -d /tmp/capinit-oci.XXXXXX)
 oci_ids=
 oci_cleanup() {
-  for id in $oci_ids; do rt delete -f "$id" >/dev/null 2>&1; done
+  for c in $oci_ids; do RT=${c%%:*} rt delete -f "${c#*:}" >/dev/null 2>&1; done
   rm -rf "$T"
 }
 trap oci_cleanup EXIT
@@ -84,7 +84,7 @@ svc() { # NAME SERVICE: the file on standard input into the bundle's image
 start() { # NAME: run its bundle as container $RT-$$-NAME in the background;
   # its output in $T/NAME/out and err, its runtime's pid in run_pid
   id=$(ctid "$1")
-  oci_ids="$oci_ids $id"
+  oci_ids="$oci_ids $RT:$id"
   rt run --bundle "$T/$1" "$id" </dev/null >"$T/$1/out" 2>"$T/$1/err" &
   run_pid=$!
 }
