@@ -7,9 +7,9 @@
 # gives capinit's exit status.  Every container started is deleted
 # (RT delete -f) when the test ends, whatever its end.
 
-# Docker's default capability set (moby's oci/caps/defaults.go)
+# Docker's default capability set (docs/containers.md)
 CAPS_DOCKER="CAP_CHOWN CAP_DAC_OVERRIDE CAP_FOWNER CAP_FSETID CAP_KILL CAP_SETGID CAP_SETUID CAP_SETPCAP CAP_NET_BIND_SERVICE CAP_NET_RAW CAP_SYS_CHROOT CAP_MKNOD CAP_AUDIT_WRITE CAP_SETFCAP"
-# runc spec's own (and containerd's for a pod without a securityContext: no)
+# runc spec's own default set
 CAPS_RUNC="CAP_AUDIT_WRITE CAP_KILL CAP_NET_BIND_SERVICE"
 # the fewest that the image's services need today (docs/containers.md)
 CAPS_MINIMAL="CAP_SETUID CAP_SETGID CAP_SETPCAP CAP_KILL CAP_NET_BIND_SERVICE"
