@@ -567,7 +567,7 @@ check-debian: debian deb-all $(CHECK_STAMP)
 #       (the same OCI image layout, unpacked): capinit, capctl, busybox and
 #       rootfs/oci's example services, entrypoint `capinit --container -c
 #       /etc/capinit` (mk/oci.sh; reproducible: SOURCE_DATE_EPOCH)
-#   make check-oci   the image under runc and crun (tests/oci/, about 70 s;
+#   make check-oci   the image under runc and crun (tests/oci/, 70-80 s;
 #       TIERS=oci in tests/run), which .ci/run may run beside make check
 OCI_STAMP := $(B)/.deps-oci
 OCI := $(B)/oci/capinit.tar
