@@ -34,7 +34,7 @@ oci_cleanup() {
   rm -rf "$T"
 }
 trap oci_cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 oci_require() { # the tools and the image, or the whole file is skipped
   for t in "$RT" umoci jq capsh; do
