@@ -6,6 +6,8 @@
 #   make check      build, then run every test tier; ends "N passed, N failed"
 #   make demo       boot the example root-free appliance in QEMU and show it
 #   make image      build it (build/appliance/); make boot runs it interactively
+#   make oci        the container image, build/oci/capinit.tar (OCI layout);
+#                   make check-oci runs it under runc and crun
 #   make install    DESTDIR= PREFIX= (default /usr/local; binaries in sbin,
 #                   capctl-import and capctl-learn in lib/capinit)
 #   make clean      remove build products, keep the sysroot
@@ -571,6 +573,32 @@ check-debian: debian deb-all $(CHECK_STAMP)
 	@TIERS=debian UNIT=no sh tests/run $(B)
 # ---- end of the Debian image block ----------------------------------------
 
+
+# ---- the container image: make oci, check-oci ------------------------------
+#   make oci         build/oci/capinit.tar (an oci-archive) and build/oci/layout
+#       (the same OCI image layout, unpacked): capinit, capctl, busybox and
+#       rootfs/oci's example services, entrypoint `capinit --container -c
+#       /etc/capinit` (mk/oci.sh; reproducible: SOURCE_DATE_EPOCH)
+#   make check-oci   the image under runc and crun (tests/oci/, 70-80 s;
+#       TIERS=oci in tests/run), which .ci/run may run beside make check
+OCI_STAMP := $(B)/.deps-oci
+OCI := $(B)/oci/capinit.tar
+
+$(OCI_STAMP): mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh oci
+	@touch $@
+
+$(OCI): $(B)/bin/capinit $(B)/bin/capctl $(BUSYBOX) $(ARCH_FILE) mk/oci.sh $(shell find rootfs/oci -type f 2>/dev/null) | $(OCI_STAMP)
+	$(say) OCI $@
+	$(Q)sh mk/oci.sh $(B) $(DEB_ARCH) $(B)/oci >/dev/null
+
+.PHONY: oci check-oci
+oci: $(OCI)
+
+check-oci: $(OCI) $(CHECK_STAMP)
+	@TIERS=oci UNIT=no sh tests/run $(B)
+# ---- end of the container image block -------------------------------------
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8

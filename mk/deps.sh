@@ -13,7 +13,10 @@
 # deb (make deb: dpkg-deb, dpkg-gencontrol), debian (make debian,
 # boot-debian, check-debian: the package, lintian that checks it,
 # mmdebstrap, QEMU, ext4, the ssh client the tests log in with, python3 for
-# their probes).
+# their probes), oci (make oci, check-oci: the image layout's tools
+# (tar, gzip, sha256sum, jq for its JSON), the two OCI runtimes runc and
+# crun, umoci that unpacks the image into a bundle, skopeo that reads it
+# as another tool would, capsh that decodes the capability masks).
 # For another architecture (make ARCH=arm64 or armhf): cross-ARCH (Debian's
 # cross compiler, musl and kernel headers for ARCH), user-ARCH (qemu-user,
 # which runs ARCH's programs here: the image builder, the tests), image-ARCH
@@ -39,6 +42,7 @@ pkgs_bench="s6 runit execline util-linux iproute2 hostname gnuplot-nox"
 pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux mount"
 pkgs_deb="dpkg-dev gzip"
 pkgs_debian="lintian mmdebstrap qemu-system-x86 e2fsprogs openssh-client python3 xz-utils util-linux"
+pkgs_oci="tar gzip coreutils jq runc crun umoci skopeo libcap2-bin procps"
 
 # Debian's GNU triplet of each architecture a cross build knows
 triplet() {
@@ -66,6 +70,7 @@ for group in "$@"; do
     image-*) triplet "${group#image-}" >/dev/null; want="$want $pkgs_image qemu-system-arm qemu-user-static" ;;
     deb) want="$want $pkgs_deb" ;;
     debian) want="$want $pkgs_deb $pkgs_debian" ;;
+    oci) want="$want $pkgs_oci" ;;
     pkg:*)
       p=${group#pkg:}
       # a name, not an option or several words for apt-get
