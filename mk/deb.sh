@@ -1,7 +1,8 @@
 #!/bin/sh
 # mk/deb.sh BUILDDIR ARCH VERSION OUTDIR -- the Debian package (make deb):
 # OUTDIR/capinit_VERSION_ARCH.deb from the static programs in BUILDDIR/bin
-# (capinit, capctl, capexec in /usr/sbin; capctl-import in /usr/lib/capinit),
+# (capinit, capctl, capexec in /usr/sbin; capctl-import and capctl-learn in
+# /usr/lib/capinit),
 # the man pages in BUILDDIR/man and the files in debian/.
 #
 # dpkg-deb --build of a staged tree, not dpkg-buildpackage: the programs
@@ -27,7 +28,7 @@ cd "$top"
 for t in dpkg-deb dpkg-gencontrol dpkg-parsechangelog gzip; do
   command -v $t >/dev/null || die "$t is missing (make deb installs it: mk/deps.sh deb)"
 done
-for p in capinit capctl capexec capctl-import; do
+for p in capinit capctl capexec capctl-import capctl-learn; do
   [ -x "$B/bin/$p" ] || die "$B/bin/$p is missing (make deb builds it)"
 done
 
@@ -54,9 +55,9 @@ mkdir -p "$S/DEBIAN" "$S/usr/sbin" "$S/usr/lib/capinit" "$S/usr/share/man/man5" 
   "$S/usr/share/man/man8" "$S/usr/share/doc/capinit" "$S/usr/share/lintian/overrides" \
   "$S/etc/capinit/services" "$S/etc/grub.d"
 install -m 0755 "$B/bin/capinit" "$B/bin/capctl" "$B/bin/capexec" "$S/usr/sbin/"
-# capctl import's program, which only capctl runs: a helper, where Debian
+# capctl import's and learn's programs, which only capctl runs: a helper, where Debian
 # keeps a command's helpers (/usr/lib/git-core, /usr/lib/openssh)
-install -m 0755 "$B/bin/capctl-import" "$S/usr/lib/capinit/"
+install -m 0755 "$B/bin/capctl-import" "$B/bin/capctl-learn" "$S/usr/lib/capinit/"
 for m in "$B"/man/*.[58]; do
   s=${m##*.}
   gzip -9nc "$m" > "$S/usr/share/man/man$s/${m##*/}.gz"

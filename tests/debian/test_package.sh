@@ -9,7 +9,7 @@
 #   install    in a root made by mmdebstrap with systemd as its init (and
 #              man-db, grub2-common): dpkg -i succeeds; /sbin/init is still
 #              systemd; man capinit, capctl, capexec, capinit.svc work;
-#              capctl import runs /usr/lib/capinit/capctl-import;
+#              capctl import and learn run /usr/lib/capinit/capctl-import, -learn;
 #              capctl check of the empty configuration says it is empty;
 #              policy-rc.d is capinit's, and says no only under a PID 1
 #              named capinit (101), yes otherwise (0)
@@ -48,8 +48,8 @@ for a in amd64 arm64 armhf; do
   lintian --pedantic --show-overrides "$f" > "$T/lintian.$a" 2>&1
   t_eq "$(grep -c '^[EW]:' "$T/lintian.$a")" 0 "lintian, $a: no error and no warning"
   grep '^[EW]:' "$T/lintian.$a" | sed 's/^/#   /'
-  t_eq "$(grep -c '^O: capinit: statically-linked-binary \[usr/\(sbin/cap\(init\|ctl\|exec\)\|lib/capinit/capctl-import\)\]$' \
-    "$T/lintian.$a")" 4 "... capinit, capctl, capexec and capctl-import: statically-linked-binary overridden"
+  t_eq "$(grep -c '^O: capinit: statically-linked-binary \[usr/\(sbin/cap\(init\|ctl\|exec\)\|lib/capinit/capctl-\(import\|learn\)\)\]$' \
+    "$T/lintian.$a")" 5 "... capinit, capctl, capexec, capctl-import and capctl-learn: statically-linked-binary overridden"
   t_eq "$(dpkg-deb -f "$f" Package Version Architecture | tr '\n' ' ')" \
     "Package: capinit Version: $version Architecture: $a " "... its control: capinit $version $a"
   mkdir -p "$T/x.$a"
@@ -59,9 +59,9 @@ for a in amd64 arm64 armhf; do
     arm64) want="ARM aarch64" ;;
     armhf) want="ARM, EABI5" ;;
   esac
-  n=$(for p in sbin/capinit sbin/capctl sbin/capexec lib/capinit/capctl-import; do file -b "$T/x.$a/usr/$p"; done |
+  n=$(for p in sbin/capinit sbin/capctl sbin/capexec lib/capinit/capctl-import lib/capinit/capctl-learn; do file -b "$T/x.$a/usr/$p"; done |
     grep -c "$want.*statically linked")
-  t_eq "$n" 4 "... its four programs (capctl-import in /usr/lib/capinit) are static $want executables"
+  t_eq "$n" 5 "... its five programs (capctl-import and capctl-learn in /usr/lib/capinit) are static $want executables"
 done
 
 # ------------------------------------------------ the fresh root
@@ -138,6 +138,8 @@ for m in capinit capctl capexec capinit.svc; do
 done
 t_eq "$(inroot capctl import --help 2>&1 | head -n 1)" "usage: capctl import [-R ROOT] [-o DIR] [--allow-weaker] UNIT..." \
   "capctl import runs /usr/lib/capinit/capctl-import"
+t_eq "$(inroot capctl learn --help 2>&1 | head -n 1)" "usage: capctl learn [--time SECONDS] [--check CMD] FILE.svc" \
+  "capctl learn runs /usr/lib/capinit/capctl-learn"
 t_eq "$(inroot capctl check 2>&1; echo "exit $?")" \
   "capctl: no service files in /etc/capinit/services: capinit would start no service (one NAME.svc file each, capinit.svc(5))
 exit 0" "capctl check of the empty configuration: valid, and it says so"
@@ -174,7 +176,7 @@ t_eq "$(inroot capctl check 2>&1; echo "exit $?")" "exit 0" "... and capctl chec
 inroot dpkg -r capinit > "$T/remove.log" 2>&1
 t_ok $? "dpkg -r capinit succeeds"
 n=0
-for f in /usr/sbin/capinit /usr/sbin/capctl /usr/sbin/capexec /usr/lib/capinit/capctl-import \
+for f in /usr/sbin/capinit /usr/sbin/capctl /usr/sbin/capexec /usr/lib/capinit/capctl-import /usr/lib/capinit/capctl-learn \
          /usr/share/man/man8/capinit.8.gz /usr/lib/capinit/policy-rc.d /usr/sbin/policy-rc.d /etc/alternatives/policy-rc.d; do
   [ -e "$R$f" ] || [ -L "$R$f" ] && { echo "# still there: $f"; n=$((n + 1)); }
 done
