@@ -13,7 +13,7 @@
  * name (the numbers differ between architectures: <sys/syscall.h>). */
 #define S(n) { SYS_##n, #n }
 static struct { long nr; char const *name; } const syscall_names[] = {
-  S(read), S(write), S(openat), S(close), S(ioctl), S(mmap), S(mprotect), S(brk), S(execve), S(execveat),
+  S(read), S(write), S(openat), S(close), S(ioctl), S(mprotect), S(brk), S(execve), S(execveat),
   S(socket), S(bind), S(listen), S(connect), S(accept4), S(setsockopt), S(sendto), S(sendmsg),
   S(fchown), S(fchownat), S(fchmod), S(fchmodat), S(unlinkat), S(renameat2), S(mkdirat), S(mknodat),
   S(linkat), S(symlinkat), S(utimensat), S(setxattr), S(lsetxattr), S(fsetxattr), S(removexattr),
@@ -24,13 +24,31 @@ static struct { long nr; char const *name; } const syscall_names[] = {
   S(setpriority), S(sched_setscheduler), S(sched_setparam), S(sched_setaffinity), S(setrlimit), S(prlimit64),
   S(mount), S(umount2), S(unshare), S(setns), S(clone), S(clone3), S(pivot_root), S(chroot),
   S(sethostname), S(setdomainname), S(reboot), S(init_module), S(finit_module), S(delete_module),
-  S(settimeofday), S(clock_settime), S(adjtimex), S(clock_adjtime), S(mlock), S(mlockall), S(mlock2),
+  S(adjtimex), S(clock_adjtime), S(mlock), S(mlockall), S(mlock2),
   S(bpf), S(perf_event_open), S(syslog), S(quotactl), S(swapon), S(swapoff), S(acct), S(keyctl), S(add_key),
   S(fanotify_init), S(name_to_handle_at), S(open_by_handle_at), S(madvise), S(msgctl), S(shmctl), S(semctl),
   S(ioprio_set), S(migrate_pages), S(move_pages), S(mbind), S(set_mempolicy), S(vhangup), S(fsopen),
   S(fsmount), S(move_mount), S(open_tree), S(mount_setattr), S(pidfd_getfd), S(pidfd_send_signal),
 #ifdef SYS_open
   S(open), S(chown), S(lchown), S(chmod), S(unlink), S(rename), S(mkdir), S(mknod), S(link), S(symlink),
+#endif
+  /* where 32-bit architectures (armhf) have other calls, or none */
+#ifdef SYS_mmap
+  S(mmap),
+#endif
+#ifdef SYS_mmap2
+  S(mmap2),
+#endif
+#ifdef SYS_settimeofday
+  S(settimeofday),
+#endif
+#ifdef SYS_clock_settime
+  S(clock_settime),
+#endif
+#ifdef SYS_clock_settime64
+  S(clock_settime64),
+#endif
+#ifdef SYS_ioperm
   S(ioperm), S(iopl),
 #endif
 };
@@ -51,7 +69,7 @@ char const *learn_syscall_name(long nr)
  * mapping, to let an administrator's process use the admin reserve under
  * strict overcommit: every program that maps memory. */
 static struct { int cap; char const *calls; char const *why; } const quiet[] = {
-  { 21, " mmap brk mremap mprotect shmat shmget execve execveat ",
+  { 21, " mmap mmap2 brk mremap mprotect shmat shmget execve execveat ",
     "the memory accounting's (cap_vm_enough_memory): a reserve, not a permission" },
 };
 
