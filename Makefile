@@ -327,7 +327,7 @@ $(B)/tests/capexec-fault: $(B)/obj-fault/capexec/capexec.o $(ENGINE_SRC:%.c=$(B)
 	$(LINK)
 
 # --- fuzzing (libFuzzer, clang, glibc + Debian's libcap) -------------------
-# Fuzz targets link conf/, the pure models of inspect/ (explain, verdict)
+# Fuzz targets link conf/ (with skalibs: a spec's digest), the pure models of inspect/ (explain, verdict)
 # and the pure parsers of supervise/, built with ASan and UBSan.  `make
 # check` runs each briefly; `make fuzz` runs each for FUZZ_SECONDS
 # (default 300).
@@ -350,7 +350,7 @@ FUZZ_HEADERS := $(wildcard conf/*.h inspect/*.h supervise/*.h engine/*.h tests/f
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(FUZZ_HEADERS) | $(FUZZ_STAMP)
 	@mkdir -p $(@D)
 	$(say) FUZZ $@
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcap
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) -lcap -l:libskarnet.a
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)

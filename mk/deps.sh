@@ -36,7 +36,7 @@ set -eu
 
 pkgs_build="gcc make libc6-dev linux-libc-dev musl-tools dpkg-dev xz-utils scdoc file"
 pkgs_check="libcap2-bin util-linux mount procps man-db python3 cpio qemu-system-x86 iproute2 strace"
-pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev"
+pkgs_fuzz="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_san="clang-14 libclang-rt-14-dev libcap-dev skalibs-dev"
 pkgs_bench="s6 runit execline util-linux iproute2 hostname gnuplot-nox"
 pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binutils util-linux mount"
