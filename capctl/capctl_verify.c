@@ -28,6 +28,7 @@
 #include "../conf/svc.h"
 #include "../conf/syscalls.h"
 #include "../engine/privilege.h"
+#include "../engine/sysnum.h"
 #include "../inspect/creds.h"
 #include "../inspect/explain.h"
 #include "../inspect/procfs.h"
@@ -36,13 +37,6 @@
 #include "../inspect/verify_container.h"
 #include "capctl.h"
 #include "capctl_live.h"
-
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
 
 #define VERIFY_PROCS_MAX 4096  /* processes of one service looked at */
 

@@ -58,4 +58,13 @@ struct k_sigaction {
 _Static_assert(sizeof(struct k_sigaction) == 2 * sizeof(void *) + sizeof(long) + 8,
                "struct k_sigaction: no padding, as the kernel's");
 
+/* pidfds (Linux 5.3, SO_PEERPIDFD 6.5): one number on every architecture,
+ * for headers older than the kernel (capctl verify, the signal policy) */
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
 #endif

@@ -27,15 +27,10 @@
 #include <unistd.h>
 
 #include "peer.h"
+#include "../engine/sysnum.h"
 #include "../inspect/procfs.h"
 #include "supervisor.h"
 
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
 #endif
