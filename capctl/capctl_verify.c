@@ -10,7 +10,6 @@
  * the one it was started from is not judged against it. */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,19 +144,20 @@ static int capinit_open(pid_t n, char const *name, int flags)
   return fd;
 }
 
-/* Enter capinit's mount namespace and root where they are not this
- * process's, and its directory: its service files, its commands' files
- * and its /proc are then the ones capinit sees.  Dies when it cannot. */
+/* Stand at capinit's root and in its directory: its service files, its
+ * commands' files and its /proc are then the ones capinit sees.  Its
+ * root is entered by chroot, not setns: a path walked from a root in
+ * another mount namespace crosses that namespace's mounts, and chroot
+ * works where setns(CLONE_NEWNS) refuses a process that shares its
+ * filesystem context with a thread (EINVAL; qemu-user is one).  Dies
+ * when it cannot. */
 static void look_as_capinit(pid_t n)
 {
   struct stat own, its;
   int mnt = capinit_open(n, "ns/mnt", O_RDONLY), root = capinit_open(n, "root", O_PATH | O_DIRECTORY),
-      cwd = capinit_open(n, "cwd", O_PATH | O_DIRECTORY), moved = 0;
+      cwd = capinit_open(n, "cwd", O_PATH | O_DIRECTORY), moved;
   if (stat("/proc/self/ns/mnt", &own) < 0 || fstat(mnt, &its) < 0) strerr_diefu1sys(111, "compare mount namespaces");
-  if (!same_file(&own, &its)) {
-    if (setns(mnt, CLONE_NEWNS) < 0) strerr_diefu1sys(111, "enter capinit's mount namespace");
-    moved = 1;
-  }
+  moved = !same_file(&own, &its);
   if (stat("/", &own) < 0 || fstat(root, &its) < 0) strerr_diefu1sys(111, "compare root directories");
   if (moved || !same_file(&own, &its)) {
     if (fchdir(root) < 0 || chroot(".") < 0) strerr_diefu1sys(111, "enter capinit's root directory");

@@ -139,18 +139,24 @@ relay() { # FILE COMMAND...
   fi
 }
 
+# QEMU_USER_ONLY=PATTERN (a shell pattern of the files' names, such as
+# test_netcard.sh) runs only those: a developer's quick look, which leaves
+# the stale entries' check out
+only=${QEMU_USER_ONLY:-*}
 for u in "$B"/tests/unit/test_*; do
   [ -x "$u" ] || continue
-  relay "unit/${u##*/}" "$u"
+  case ${u##*/} in $only) relay "unit/${u##*/}" "$u" ;; esac
 done
 for s in tests/system/test_*.sh; do
-  relay "system/${s##*/}" sh "$s" "$B"
+  case ${s##*/} in $only) relay "system/${s##*/}" sh "$s" "$B" ;; esac
 done
 
 # an entry that names no test is stale: the list must be exact
-stale=$(awk -F' [|] ' '!/^[#@]/ && NF >= 3 { print NR ": " $1 " | " $2 }' "$skipfile" |
-  while IFS= read -r e; do grep -qx "${e%%:*}" "$T/matched" || echo "line $e"; done)
-t_eq "$stale" "" "every entry of tests/cross/qemu-user.skip names a test that ran"
+if [ -z "${QEMU_USER_ONLY:-}" ]; then
+  stale=$(awk -F' [|] ' '!/^[#@]/ && NF >= 3 { print NR ": " $1 " | " $2 }' "$skipfile" |
+    while IFS= read -r e; do grep -qx "${e%%:*}" "$T/matched" || echo "line $e"; done)
+  t_eq "$stale" "" "every entry of tests/cross/qemu-user.skip names a test that ran"
+fi
 undefined=$(awk -F' [|] ' '!/^[#@]/ && NF >= 3 { print $3 }' "$skipfile" | sort -u |
   while read -r k; do [ -n "$(reason "$k")" ] || echo "$k"; done)
 t_eq "$undefined" "" "every reason the skip table names is defined (@KEY = REASON)"
