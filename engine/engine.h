@@ -38,9 +38,10 @@ enum {
   CT_ARG_RW = 100,
 };
 
-/* priv_fail.arg of stages card and address: the netlink socket (and, at
- * stage address, finding eth0 with it), or bringing eth0 up. */
-enum { NC_ARG_SOCKET = -20, NC_ARG_UP = -21 };
+/* priv_fail.arg of stages card and address: the host's netlink socket,
+ * bringing eth0 up, or (stage card) the service's socket, finding the new
+ * card with it and naming it eth0. */
+enum { NC_ARG_SOCKET = -20, NC_ARG_UP = -21, NC_ARG_NAME = -22 };
 
 /* Stages card, address and route (engine/netcard.c), after unshare:
  * host is a NETLINK_ROUTE socket opened in capinit's network before it

@@ -4,10 +4,14 @@
  * The host's socket is opened before unshare(CLONE_NEWNET) and keeps
  * talking to the host's namespace: there it finds PARENT and makes the
  * link, created directly in the service's new namespace (IFLA_NET_NS_PID,
- * the child's own pid: no /proc needed) under the name eth0.  A link born
- * there dies with the namespace, so a failure at any later step leaves
- * nothing behind.  Then a socket of the new namespace gives eth0 its
- * address, brings it up and adds the default route. */
+ * the child's own pid: no /proc needed).  Its first name is ciPID, not
+ * eth0: Linux 6.1 refuses a new link whose name its parent's namespace
+ * already has (EEXIST, though the link is born in another; measured on
+ * Debian's 6.1 with a parent named eth0, which 6.18 allows), so a socket
+ * of the new namespace renames it eth0 there, where only lo is.  A link
+ * born there dies with the namespace, so a failure at any later step
+ * leaves nothing behind.  Then eth0 gets its address, goes up, and gets
+ * the default route. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,9 +33,17 @@ static int put_u32(nl_msg *m, int type, unsigned v)
   return nl_put(m, type, &v, sizeof v) ? 0 : -1;
 }
 
-/* RTM_NEWLINK: KIND on the host's PARENT, eth0 in our namespace */
+/* the card's first name, ciPID: the child's pid in its own PID namespace
+ * (two children of one capinit never share one) */
+static void first_name(char *name, size_t len)
+{
+  snprintf(name, len, "ci%ld", (long)syscall(SYS_getpid));
+}
+
+/* RTM_NEWLINK: KIND on the host's PARENT, ciPID in our namespace */
 static int make_link(svc_container const *ct, int host)
 {
+  char name[IFNAMSIZ];
   struct ifinfomsg ifi;
   struct rtattr *info, *data;
   nl_msg m;
@@ -41,7 +53,8 @@ static int make_link(svc_container const *ct, int host)
   memset(&ifi, 0, sizeof ifi);
   nl_start(&m, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi, sizeof ifi);
   put_u32(&m, IFLA_LINK, (unsigned)parent);
-  nl_put(&m, IFLA_IFNAME, CT_CARD_NAME, sizeof CT_CARD_NAME);
+  first_name(name, sizeof name);
+  nl_put(&m, IFLA_IFNAME, name, strlen(name) + 1);
   put_u32(&m, IFLA_NET_NS_PID, (unsigned)syscall(SYS_getpid));
   info = nl_put(&m, IFLA_LINKINFO, 0, 0);
   nl_put(&m, IFLA_INFO_KIND, macvlan ? "macvlan" : "ipvlan", macvlan ? 8 : 7);
@@ -51,6 +64,22 @@ static int make_link(svc_container const *ct, int host)
   nl_end(&m, data);
   nl_end(&m, info);
   return nl_talk(host, &m);
+}
+
+/* In our namespace: ciPID's index, and the name eth0 (the link is down) */
+static int name_card(int fd)
+{
+  char name[IFNAMSIZ];
+  struct ifinfomsg ifi;
+  nl_msg m;
+  int index;
+  first_name(name, sizeof name);
+  if ((index = nl_index(fd, name)) < 0) return -1;
+  memset(&ifi, 0, sizeof ifi);
+  ifi.ifi_index = index;
+  nl_start(&m, RTM_NEWLINK, 0, &ifi, sizeof ifi);
+  nl_put(&m, IFLA_IFNAME, CT_CARD_NAME, sizeof CT_CARD_NAME);
+  return nl_talk(fd, &m) < 0 ? -1 : index;
 }
 
 /* RTM_NEWADDR, then RTM_NEWLINK with IFF_UP */
@@ -85,13 +114,12 @@ static int netcard_stages(svc_container const *ct, int host, int *own, priv_fail
 {
   int index = -1;
   STAGE_START(f, STAGE_CARD);
-  if (container_card(ct) && make_link(ct, host) < 0) return priv_failed(f, STAGE_CARD, -1);
-  STAGE_START(f, STAGE_ADDRESS);
   if (container_card(ct)) {
-    if ((*own = nl_open()) < 0 || (index = nl_index(*own, CT_CARD_NAME)) < 0)
-      return priv_failed(f, STAGE_ADDRESS, NC_ARG_SOCKET);
-    if (give_address(ct, *own, index, f) < 0) return -1;
+    if (make_link(ct, host) < 0) return priv_failed(f, STAGE_CARD, -1);
+    if ((*own = nl_open()) < 0 || (index = name_card(*own)) < 0) return priv_failed(f, STAGE_CARD, NC_ARG_NAME);
   }
+  STAGE_START(f, STAGE_ADDRESS);
+  if (container_card(ct) && give_address(ct, *own, index, f) < 0) return -1;
   STAGE_START(f, STAGE_ROUTE);
   if (container_card(ct) && ct->gateway.s_addr && add_route(ct, *own, index) < 0)
     return priv_failed(f, STAGE_ROUTE, -1);
@@ -120,14 +148,16 @@ char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, s
   }
   if (f->stage == STAGE_CARD && f->arg == NC_ARG_SOCKET)
     snprintf(buf, len, "open a netlink socket in capinit's network");
+  else if (f->stage == STAGE_CARD && f->arg == NC_ARG_NAME)
+    snprintf(buf, len, "name the new %s card %s in the service's network", kind, CT_CARD_NAME);
   else if (f->stage == STAGE_CARD)
     snprintf(buf, len, "make the %s card %s on %s%s%s%s", kind, CT_CARD_NAME, parent,
              f->err == ENODEV ? " (capinit's network has no link " : "", f->err == ENODEV ? parent : "",
              f->err == ENODEV ? ": name one that `ip link` lists)"
+             : f->err == EEXIST ? " (capinit's network has a link of the card's first name, ci and the pid: rename it)"
+             : f->err == EBUSY ? " (it carries cards of the other kind: macvlan and ipvlan cards cannot share a parent)"
              : f->err == EOPNOTSUPP && ct && ct->network == NET_IPVLAN ? " (the kernel has no ipvlan: use macvlan or load the module)"
              : f->err == EOPNOTSUPP ? " (the kernel has no macvlan: use ipvlan or load the module)" : "");
-  else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_SOCKET)
-    snprintf(buf, len, "find %s in the service's network", CT_CARD_NAME);
   else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_UP) snprintf(buf, len, "bring %s up", CT_CARD_NAME);
   else if (f->stage == STAGE_ADDRESS)
     snprintf(buf, len, "give %s the address %s/%u", CT_CARD_NAME, a, ct ? ct->prefix : 0);

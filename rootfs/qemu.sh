@@ -67,13 +67,13 @@ case $mode in
     port=${HOST_PORT:-8080}
     echo "rootfs/qemu.sh: booting the $format appliance (QEMU, TCG: a few seconds)."
     echo "  The console shell is this terminal: uid 0 without power; try the commands it shows."
-    echo "  http://127.0.0.1:$port/ on this machine is the guest's port 80 (httpd)."
+    echo "  http://127.0.0.1:$port/ on this machine is port 80 of httpd's own card in the guest (10.0.2.16)."
     echo "  Leave QEMU with Ctrl-A X (Ctrl-A C: QEMU's monitor); or type poweroff."
     echo
     # shellcheck disable=SC2086
     exec $qemu_system -accel tcg $qemu_machine -m 256 -nodefaults -no-user-config -nographic \
       -no-reboot -serial mon:stdio \
-      -netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$port-:80" -device virtio-net-pci,netdev=net0,romfile= \
+      -netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$port-10.0.2.16:80" -device virtio-net-pci,netdev=net0,romfile= \
       -kernel "$kernel" "$@" -append "$append"
     ;;
   run) ;;

@@ -112,7 +112,11 @@ app_common() { # F ROOTFSTYPE ROOT-MODE
     "47 true" "$p: a command of the console shell: securebits 0x2f (locked noroot tree), no_new_privs"
 
   t_eq "$(rec http)" "hello from busybox httpd, user www, capability cap_net_bind_service only" \
-    "$p: httpd (www) serves port 80: wget http://127.0.0.1/ in the guest"
+    "$p: httpd (www) serves port 80 on its own card: wget http://10.0.2.16/ from its network namespace"
+  t_eq "$(rec "card httpd")" "lo eth0 | 10.0.2.16/24 | 10.0.2.2 | a MAC address of its own | ping 0" \
+    "$p: httpd's card (macvlan:eth0): its network holds lo and eth0 only (/proc/PID/net/dev), 10.0.2.16/24, the default route via 10.0.2.2, a MAC of its own, QEMU's gateway answers its ping"
+  t_eq "$(rec "card machine")" "lo 127.0.0.1/8 eth0 10.0.2.15/24 " \
+    "$p: the machine's network (every other service's but the sandbox's) has only its own addresses: no 10.0.2.16"
   echo "$(rec pinger-log)" | grep -Eq '^reply from 10\.0\.2\.2: seq=[0-9]+ ttl=[0-9]+ time=[0-9]+\.[0-9]{3} ms$'
   t_ok $? "$p: pinger's log: a reply from the gateway ($(rec pinger-log))"
   t_eq "$(rec pinger-copy)" "111 pinger: fatal: unable to open a raw ICMP socket: Operation not permitted (it needs cap_net_raw)" \
@@ -124,7 +128,7 @@ app_common() { # F ROOTFSTYPE ROOT-MODE
     "1 insmod: can't insert '/lib/modules/$(sed -n 's/^kernel: .* (\(.*\))$/\1/p' "$out/$1/report.txt")/kernel/drivers/net/dummy.ko': Operation not permitted" \
     "$p: console: insmod is refused"
   t_eq "$(rec "control insmod")" "0 yes" "$p: control: the same insmod works from legacy root (/sys/module/dummy)"
-  t_eq "$(rec "console bind80")" "1 nc: bind: Permission denied" "$p: console: binding port 80 is refused (httpd, the control, binds it)"
+  t_eq "$(rec "console bind80")" "1 nc: bind: Permission denied" "$p: console: binding port 80 is refused (httpd, the control, binds it on its card)"
   t_eq "$(rec "console pinger")" "126 /usr/sbin/pinger: Operation not permitted" \
     "$p: console: pinger's +ep file capability is outside its bounding set: execve fails (F5)"
   t_eq "$(rec "console etc")" "1 sh: can't create /etc/capinit/services/httpd.svc: Read-only file system" \

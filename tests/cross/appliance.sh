@@ -105,7 +105,7 @@ check_boot() { # FORMAT ROOTFSTYPE ROOT-MODE
   app_ran "$1"
   chk() { sed -n "s|^archcheck: $1 ||p" "$con" | head -n 1; }
   has "the kernel is Debian's for $arch" "^capinit: kernel [0-9.]+-[0-9]+-$(case $arch in arm64) echo arm64 ;; *) echo armmp ;; esac): securebits yes, ambient capabilities yes, last capability 40$"
-  has "capinit loaded the 6 modules of rootfs/arch/arm's /etc/capinit/modules" '^capinit: modules: 6 of 6 loaded$'
+  has "capinit loaded the 7 modules of rootfs/arch/arm's /etc/capinit/modules" '^capinit: modules: 7 of 7 loaded$'
   has "all 11 services ready (capinit's clock)" '^capinit: all 11 services ready [0-9]+ ms after capinit started$'
   for s in syslogd lockdown net httpd pinger console sandbox open demo wide archcheck; do
     t_eq "$(rec "svc $s" | cut -d' ' -f1)" up "$arch $f: $s is up"

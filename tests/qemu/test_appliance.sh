@@ -131,7 +131,7 @@ app_boot
 
 check_boot() { # FORMAT ROOTFSTYPE OPEN-WRITES-/ ROOT-MODE BLOCK-DEVICES DISK-READ
   app_ran "$1"
-  has "capinit loaded the 8 modules of /etc/capinit/modules" '^capinit: modules: 8 of 8 loaded$'
+  has "capinit loaded the 9 modules of /etc/capinit/modules" '^capinit: modules: 9 of 9 loaded$'
   has "all 9 services ready (capinit's clock)" '^capinit: all 9 services ready [0-9]+ ms after capinit started$'
   for s in syslogd lockdown net httpd pinger console sandbox open demo; do
     t_eq "$(rec "svc $s" | cut -d' ' -f1)" up "$f: $s is up"

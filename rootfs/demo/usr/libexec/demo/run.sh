@@ -78,11 +78,30 @@ done
 say "   oneshots (done): $oneshots"
 
 # ---------------------------------------------------------------- 2. httpd
+# httpd has a card of its own (network = macvlan:eth0, 10.0.2.16): it is
+# not in this network namespace, and a macvlan does not talk to its
+# parent's own stack, so the page is fetched from inside httpd's network
+# namespace (nsenter -n: this runner is legacy root); the ping to QEMU's
+# gateway crosses QEMU's user network from that card's own MAC address
+hpid=$(field httpd pid)
 i=0
-until page=$(timeout 5 wget -q -O - http://127.0.0.1/ 2>&1) || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+until page=$(timeout 5 nsenter -t "$hpid" -n wget -q -O - http://10.0.2.16/ 2>&1) || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
 text=$(echo "$page" | sed -n 's/<[^>]*>//g; /^hello/p' | head -n 1)
 R "http $text"
-step 2. "httpd (user www, cap_net_bind_service only) serves port 80: wget http://127.0.0.1/ -> \"$text\""
+step 2. "httpd (user www, cap_net_bind_service only) serves port 80 on a card of its own: wget http://10.0.2.16/ -> \"$text\""
+links=$(awk -F: 'NR > 2 { gsub(/ /, "", $1); printf "%s ", $1 }' "/proc/$hpid/net/dev")
+addr=$(nsenter -t "$hpid" -n ip -o -4 addr show dev eth0 | awk '{ print $4 }')
+route=$(nsenter -t "$hpid" -n ip route | awk '$1 == "default" { print $3 }')
+mac() { sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p' | head -n 1; }
+itsmac=$(nsenter -t "$hpid" -n ip -o link show dev eth0 | mac)
+[ -n "$itsmac" ] && [ "$itsmac" != "$(ip -o link show dev eth0 | mac)" ] && kind="a MAC address of its own" || kind="the machine's MAC address"
+timeout 10 nsenter -t "$hpid" -n ping -c 1 -W 5 10.0.2.2 >/dev/null 2>&1
+png=$?
+mine=$(ip -o -4 addr | awk '{ printf "%s %s ", $2, $4 }')
+R "card httpd $links| $addr | $route | $kind | ping $png"
+R "card machine $mine"
+say "   httpd's network: $links($kind), $addr, default via $route; ping 10.0.2.2 from it: exit $png"
+say "   the machine's (every other service's but the sandbox's): $mine-- no 10.0.2.16, no card of httpd's"
 
 # ---------------------------------------------------------------- 3. pinger
 i=0
