@@ -1,0 +1,135 @@
+#!/bin/sh
+# tests/qemu/test_netcard_kernel.sh BUILDDIR -- a service's card of its own
+# (network = macvlan:PARENT, ipvlan:PARENT) on Debian's stock 6.1, where
+# both kinds are modules, booted in QEMU (TCG) on a minimal initramfs of
+# busybox and capexec.  Its /init refuses module loading
+# (kernel.modprobe = /bin/false), makes the parent a dummy link named
+# eth0, and runs capexec through what this machine's kernel cannot show:
+#   - a kernel without the kind (the module not loaded, its loading
+#     refused): stage card fails, EOPNOTSUPP, the other kind named;
+#   - the module loaded (the control): the card, eth0 in the service's
+#     namespace on a parent also named eth0, which 6.1 refuses as a new
+#     link's name (the card is born ciPID and renamed);
+#   - a link already named ciPID in capinit's network: EEXIST, said;
+#   - an ipvlan card on a parent that carries a macvlan card: EBUSY, said;
+#     the control: the same card once the macvlan's service is gone.
+# After every case the guest's own network holds lo, eth0 and the spare
+# dummy only: a failed start leaves no link behind.
+B=${1:-build}
+. tests/lib.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+if [ "$(cat "$B/arch" 2>/dev/null)" != amd64 ]; then
+  echo "ok 1 - # SKIP the build is not amd64's"
+  echo "1..1"
+  exit 0
+fi
+pkg=$(cat "$B/debs/linux-image.name" 2>/dev/null)
+kernel=$(echo "$B/debs/$pkg"/boot/vmlinuz-*)
+mods=$(echo "$B/debs/$pkg"/lib/modules/*/kernel/drivers/net)
+for f in "$kernel" "$B/debs/busybox-static/bin/busybox" "$B/bin/capexec" "$mods/dummy.ko" "$mods/macvlan.ko" \
+         "$mods/ipvlan/ipvlan.ko"; do
+  [ -f "$f" ] || { echo "test_netcard_kernel: $f is missing (make check builds it)" >&2; exit 1; }
+done
+
+R=$T/root
+mkdir -p "$R/bin" "$R/b" "$R/m" "$R/etc" "$R/proc" "$R/sys" "$R/dev" "$R/tmp"
+cp "$B/debs/busybox-static/bin/busybox" "$R/bin/busybox"
+for a in sh mount ip cat awk sed grep sleep kill insmod false true poweroff; do ln -s busybox "$R/bin/$a"; done
+cp "$B/bin/capexec" "$R/b/"
+cp "$mods/dummy.ko" "$mods/macvlan.ko" "$mods/ipvlan/ipvlan.ko" "$R/m/"
+echo 'root:x:0:0:root:/:/bin/sh' >"$R/etc/passwd"
+echo 'root:x:0:' >"$R/etc/group"
+cat >"$R/init" <<'EOF2'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+echo "KERNEL $(cat /proc/sys/kernel/osrelease)"
+echo /bin/false > /proc/sys/kernel/modprobe
+ip link set lo up
+insmod /m/dummy.ko numdummies=2
+ip link set dummy0 name eth0
+ip link set eth0 up
+links() { awk -F: 'NR > 2 { gsub(/ /, "", $1); printf "%s ", $1 }' "${1:-/proc/self/net/dev}"; }
+# what the service sees: its links, then its addresses
+look='awk -F: '\''NR > 2 { gsub(/ /, "", $1); printf "%s ", $1 } END { print "" }'\'' /proc/self/net/dev; ip -o -4 addr | awk '\''{ printf "%s %s ", $2, $4 } END { print "" }'\'''
+case_() { # NAME COMMAND...: its exit status, its lines, the guest's links after
+  n=$1
+  shift
+  "$@" >/tmp/out 2>/tmp/err
+  echo "CASE $n rc=$?"
+  sed "s/^/ERR $n /" /tmp/err
+  sed "s/^/OUT $n /" /tmp/out
+  echo "LINKS $n $(links)"
+}
+card() { # KIND ADDRESS
+  /b/capexec -k network="$1":eth0 -k address="$2"/24 -- /bin/sh -c "$look"
+}
+case_ nomacvlan card macvlan 10.9.0.2
+case_ noipvlan card ipvlan 10.9.0.2
+insmod /m/macvlan.ko
+insmod /m/ipvlan.ko
+case_ macvlan card macvlan 10.9.0.2
+# capexec makes the card in its own process: the pid of the shell it execs
+case_ taken sh -c 'ip link set dummy1 name ci$$; exec /b/capexec -k network=macvlan:eth0 -k address=10.9.0.2/24 -- /bin/true'
+for l in $(links); do case $l in ci*) ip link set "$l" name dummy1 ;; esac; done
+echo "LINKS back $(links)"
+/b/capexec -k network=macvlan:eth0 -k address=10.9.0.3/24 -- /bin/sleep 60 &
+bg=$!
+i=0
+until [ "$(links /proc/$bg/net/dev 2>/dev/null)" = "lo eth0 " ] && [ "$(cat /proc/$bg/comm)" = sleep ] || [ $i -ge 300 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+echo "BG $(links /proc/$bg/net/dev)"
+case_ busy card ipvlan 10.9.0.4
+kill $bg
+wait $bg
+case_ ipvlan card ipvlan 10.9.0.4
+echo DONE
+poweroff -f
+EOF2
+chmod 755 "$R/init"
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -n -1 >"$T/initrd.gz"
+timeout 300 qemu-system-x86_64 -accel tcg -m 256 -display none -no-reboot -net none -kernel "$kernel" \
+  -initrd "$T/initrd.gz" -append "console=ttyS0 quiet panic=-1" -serial "file:$T/console" \
+  </dev/null >"$T/qemu.out" 2>&1
+t_eq "$?:$(grep -c '^DONE' "$T/console")" "0:1" "the guest ran its script and powered off"
+C=$(tr -d '\r' <"$T/console")
+t_eq "$(echo "$C" | sed -n 's/^KERNEL \(6\.1\.\).*/\1/p')" "6.1." "Debian's 6.1"
+L="lo eth0 dummy1 "
+out() { echo "$C" | grep "^$1 $2" | sed "s/^$1 $2 *//"; }
+t_eq "$(out CASE nomacvlan)
+$(out ERR nomacvlan)
+$(out LINKS nomacvlan)" "rc=115
+capexec: fatal: unable to make the macvlan card eth0 on eth0 (the kernel has no macvlan: use ipvlan or load the module) (stage card): Not supported
+$L" "no macvlan (the module's loading refused): stage card, EOPNOTSUPP, ipvlan named; no link left"
+t_eq "$(out CASE noipvlan)
+$(out ERR noipvlan)
+$(out LINKS noipvlan)" "rc=115
+capexec: fatal: unable to make the ipvlan card eth0 on eth0 (the kernel has no ipvlan: use macvlan or load the module) (stage card): Not supported
+$L" "no ipvlan: the same, macvlan named; no link left"
+t_eq "$(out CASE macvlan)
+$(out ERR macvlan)
+$(out OUT macvlan)
+$(out LINKS macvlan)" "rc=0
+
+lo eth0 
+lo 127.0.0.1/8 eth0 10.9.0.2/24 
+$L" "control: macvlan loaded, the card: eth0 on the parent eth0 (born ciPID: 6.1 refuses a new link named as its parent), lo and eth0 only, 10.9.0.2/24; gone after"
+echo "$C" | grep -q "^ERR taken capexec: fatal: unable to make the macvlan card eth0 on eth0 (capinit's network has a link of the card's first name, ci and the pid: rename it) (stage card): File exists$"
+t_ok $? "a link already named ciPID in capinit's network: stage card, EEXIST, said ($(out ERR taken))"
+t_eq "$(out CASE taken) / $(out LINKS back)" "rc=115 / $L" "... exit 115, and no link made (the guest's are lo, eth0 and the renamed dummy)"
+t_eq "$(out BG)" "lo eth0 " "control: a macvlan card's service running on eth0"
+t_eq "$(out CASE busy)
+$(out ERR busy)
+$(out LINKS busy)" "rc=115
+capexec: fatal: unable to make the ipvlan card eth0 on eth0 (it carries cards of the other kind: macvlan and ipvlan cards cannot share a parent) (stage card): Resource busy
+$L" "an ipvlan card on that parent: stage card, EBUSY, said; no link left"
+t_eq "$(out CASE ipvlan)
+$(out OUT ipvlan)
+$(out LINKS ipvlan)" "rc=0
+lo eth0 
+lo 127.0.0.1/8 eth0 10.9.0.4/24 
+$L" "control: the macvlan's service gone, the same ipvlan card is made"
+t_done
