@@ -30,6 +30,7 @@
 #include "../conf/svc.h"
 #include "../conf/xalloc.h"
 #include "learn.h"
+#include "learn_files.h"
 #include "learn_out.h"
 #include "learn_record.h"
 #include "learn_run.h"
@@ -220,6 +221,13 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     strerr_diefu2x(111, "trace capability checks: ", err);
   }
   fprintf(stderr, "capctl: learn: %s (tracefs: %s), with %s\n", t.src->name, t.where, run->file);
+  if (learn_files_open(&rec->files, err, sizeof err) < 0) {
+    learn_files_close(&rec->files);
+    rec->files.marked = 0;
+    fprintf(stderr, "capctl: learn: warning: the files it writes are not learned (%s): no read-write proposal\n", err);
+  } else {
+    t.files = &rec->files;
+  }
   rec->capexec = run->capexec;
   rec->trace = &t;
   if (learn_run_traced(run, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
@@ -234,6 +242,10 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     strerr_dief2x(111, "learn: interrupted by signal ", sig);
   }
   if (rec->lost) strerr_dief1x(111, "learn: the kernel dropped trace records: the proposal could miss a capability");
+  if (rec->files.lost) strerr_dief1x(111, "learn: the kernel dropped file events: the proposal could miss a file it wrote");
+  /* the last events were drained; no more are needed */
+  if (rec->files.fd >= 0) close(rec->files.fd);
+  rec->files.fd = -1;
   if (!rec->started) strerr_dief1x(1, "learn: the service's command never ran (see capexec's message)");
   report(rec, &end);
 }
@@ -257,6 +269,7 @@ int learn_main(int argc, char **argv)
   diag_print(&diags, "capctl", 2);
   if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
   text = read_text(run.file);
+  rec.uid0 = s->uid == 0;
   learn_traced(&run, &rec);
   caps = learn_granted(&rec);
   if (check) {
@@ -269,13 +282,15 @@ int learn_main(int argc, char **argv)
     if (proven) return 1;
   }
   /* capinit refuses an uncontained noroot uid 0 that could write its
-   * state (capinit.svc(5)): the files it writes are not learned yet */
-  if (s->uid == 0 && !(s->ct && container_read_only(s->ct)))
+   * state (capinit.svc(5)): the proposal has read-only = yes when the
+   * files written were learned */
+  if (s->uid == 0 && !rec.files.marked && !(s->ct && container_read_only(s->ct)))
     fprintf(stderr, "capctl: learn: note: uid 0 without read-only = yes could write capinit's state:"
                     " capctl check refuses the proposal until it has read-only = yes and read-write paths,"
                     " or a user\n");
   learn_propose(stdout, text, caps, &rec);
   if (fflush(stdout) != 0) strerr_diefu1sys(111, "write the proposal");
+  learn_files_close(&rec.files);
   free(text);
   svc_free(s);
   diag_free(&diags);

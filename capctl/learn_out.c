@@ -1,21 +1,30 @@
 /* capctl/learn_out.c -- the proposal: the service file as it was, line by
  * line, but for its privilege keys (mode, capabilities, bounding,
  * securebits), which become mode = noroot and the capabilities learned,
- * where the first of them stood (at the end when it had none).  The
- * others are kept as comments, so the administrator sees what changed. */
+ * and, when the files it wrote were learned, its file system's (read-only,
+ * read-write, private-tmp), which become read-only = yes and the
+ * directories it wrote into; all where the first of them stood (at the
+ * end when it had none).  The others are kept as comments, so the
+ * administrator sees what changed. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../conf/names.h"
+#include "../conf/xalloc.h"
 #include "learn_out.h"
 
-static char const *const replaced[] = { "mode", "capabilities", "bounding", "securebits", 0 };
+/* the privilege keys, then the file system's */
+static char const *const replaced[] = { "mode", "capabilities", "bounding", "securebits",
+                                        "read-only", "read-write", "private-tmp", 0 };
+#define REPLACED_PRIV 4
 
-/* Is the line "KEY = ..." for one of the replaced keys? */
-static int is_replaced(char const *line, size_t n)
+/* Is the line "KEY = ..." for one of the replaced keys (the privilege
+ * keys only, unless files)? */
+static int is_replaced(char const *line, size_t n, int files)
 {
   size_t i, k;
   while (n && (*line == ' ' || *line == '\t')) line++, n--;
-  for (i = 0; replaced[i]; i++) {
+  for (i = 0; replaced[i] && (files || i < REPLACED_PRIV); i++) {
     k = strlen(replaced[i]);
     if (n > k && !strncmp(line, replaced[i], k)) {
       char const *p = line + k;
@@ -24,6 +33,57 @@ static int is_replaced(char const *line, size_t n)
     }
   }
   return 0;
+}
+
+/* The directories of the service's files (learn_files_dirs) onto out as
+ * read-write; 1 when one is under /tmp or /var/tmp. */
+static int read_write(FILE *out, learn_record const *r, int *tmp)
+{
+  learn_files const *f = &r->files;
+  char **copy = xcalloc(f->n + 1, sizeof *copy), **dirs = xcalloc(f->n + 1, sizeof *dirs);
+  size_t i, n = 0, k;
+  int shared = 0;
+  for (i = 0; i < f->n; i++)
+    if (learn_record_has(r, f->file[i].pid)) dirs[n] = copy[n] = xstrdup(f->file[i].path), n++;
+  k = learn_files_dirs(dirs, n, tmp);
+  if (k && out) {
+    fputs("read-write =", out);
+    for (i = 0; i < k; i++) fprintf(out, " %s", dirs[i]);
+    fputs("\n", out);
+  }
+  for (i = 0; i < k; i++)
+    if (!strncmp(dirs[i], "/tmp/", 5) || !strncmp(dirs[i], "/var/tmp/", 9)) shared = 1;
+  for (i = 0; i < n; i++) free(copy[i]);
+  free(copy);
+  free(dirs);
+  return shared;
+}
+
+/* The files the service wrote (learn_files.c): read-only = yes, the
+ * directories it wrote into read-write, a private /tmp for its files
+ * straight in /tmp, unless it shares a directory there, which a private
+ * /tmp would hide (capexec refuses read-write in it): /tmp read-write
+ * then. */
+static void files(FILE *out, learn_record const *r)
+{
+  learn_files const *f = &r->files;
+  size_t i, n = 0;
+  int tmp = 0;
+  for (i = 0; i < f->n; i++) {
+    if (!learn_record_has(r, f->file[i].pid)) continue;
+    if (n++ < 8) fprintf(out, "# wrote %s (%s)\n", f->file[i].path, learn_record_comm(r, f->file[i].pid));
+  }
+  if (n > 8) fprintf(out, "# wrote %zu more files\n", n - 8);
+  fputs("# capctl learn: writable only where it wrote (files closed after writing, seen by fanotify)\n", out);
+  fputs("read-only = yes\n", out);
+  if (read_write(0, r, &tmp) && tmp) {
+    fputs("# capctl learn: no private-tmp, for its files straight in /tmp: it shares a directory there\n", out);
+    tmp = -1;
+    read_write(out, r, &tmp);
+    return;
+  }
+  read_write(out, r, &tmp);
+  if (tmp) fputs("private-tmp = yes\n", out);
 }
 
 static void block(FILE *out, uint64_t caps, learn_record const *r)
@@ -37,6 +97,10 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
     fprintf(out, "# %s: %s\n", cap_name(i, name, sizeof name), learn_where_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where));
   }
   fprintf(out, "capabilities = %s\n", caps_format(caps, list, sizeof list));
+  if (r->uid0)
+    fputs("# capctl learn: no user proposed: what uid 0 owns (a file of mode 0600, a socket, a process)"
+          " is reached without a capability check, so the trace cannot tell that another user would do\n", out);
+  if (r->files.marked) files(out, r);
 }
 
 void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record const *r)
@@ -45,7 +109,7 @@ void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record cons
   while (*text) {
     char const *nl = strchr(text, '\n');
     size_t n = nl ? (size_t)(nl - text) : strlen(text);
-    if (is_replaced(text, n)) {
+    if (is_replaced(text, n, r->files.marked != 0)) {
       if (!done) block(out, caps, r);
       done = 1;
       fprintf(out, "# was: %.*s\n", (int)n, text);

@@ -183,6 +183,17 @@ void learn_record_line(char *line, void *record)
   }
 }
 
+int learn_record_has(learn_record const *r, pid_t pid)
+{
+  return proc_of((learn_record *)r, pid, 0) != 0;
+}
+
+char const *learn_record_comm(learn_record const *r, pid_t pid)
+{
+  learn_proc const *p = proc_of((learn_record *)r, pid, 0);
+  return p && p->comm[0] ? p->comm : "?";
+}
+
 uint64_t learn_granted(learn_record const *r)
 {
   uint64_t m = 0;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "learn_files.h"
 #include "learn_trace.h"
 
 #define LEARN_CAPS 64
@@ -46,10 +47,18 @@ typedef struct learn_record_s {
   learn_proc proc[LEARN_PIDS];
   unsigned nproc;
   learn_trace const *trace;
+  learn_files files;       /* the files written; files.fd < 0 and no marks: unknown */
+  int uid0;                /* the file runs the service as uid 0 */
 } learn_record;
 
 /* One line of the trace: learn_line_fn of learn_run.h. */
 void learn_record_line(char *line, void *record);
+
+/* Is pid one of the service's processes (or capexec's) that the trace
+ * showed? */
+int learn_record_has(learn_record const *r, pid_t pid);
+/* The command of pid, or "?" */
+char const *learn_record_comm(learn_record const *r, pid_t pid);
 
 /* The capabilities granted (not only quietly), and those only refused. */
 uint64_t learn_granted(learn_record const *r);

@@ -51,6 +51,7 @@ typedef struct learn_trace_s {
   char group[64];          /* of the events the source made, if any */
   int defined;             /* they are made */
   learn_source const *src;
+  struct learn_files_s *files;  /* drained with the trace, when set */
 } learn_trace;
 
 /* Open tracefs (where it is mounted, or a mount of its own that no

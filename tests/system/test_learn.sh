@@ -102,8 +102,8 @@ printf 'description = r\nmode = noroot\ncapabilities = cap_net_raw\ncommand = %s
 "$CAPCTL" learn "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
 t_eq "$?:$(grep '^capctl: learn: cap_' "$T/ref.err")" "0:capctl: learn: cap_sys_nice: granted 0, refused 1: setpriority (learn_try)" \
   "learn, a file without the capability needed: the check refused, reported"
-t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|capabilities = none|command = $TRY nice|" \
-  "the proposal: none (the refused not proposed, the given but unused dropped)"
+t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|capabilities = none|read-only = yes|command = $TRY nice|" \
+  "the proposal: none (the refused not proposed, the given but unused dropped), read-only (it wrote nothing)"
 t_eq "$(grep '^# was: ' "$T/ref.out" | tr '\n' '|')" "# was: mode = noroot|# was: capabilities = cap_net_raw|" \
   "the file's mode and capabilities, as comments"
 "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
@@ -187,4 +187,63 @@ t_eq "$?:$(caps_of "$T/sh.out"):$(grep '^# cap_net_raw' "$T/sh.out")" "0:cap_net
 printf 'description = sh\ncommand = /bin/sh -c "true; exit $?"\n' >"$T/sh0.svc"
 "$CAPCTL" learn "$T/sh0.svc" >"$T/sh0.out" 2>/dev/null
 t_eq "$?:$(caps_of "$T/sh0.out")" "0:none" "control: sh -c true: none"
+# the files it writes (fanotify: each file closed after writing): a
+# service that writes into a directory of its own (outside /tmp: W) and a
+# temporary file straight in /tmp gets read-only = yes, that directory
+# read-write (its subdirectory in it), a private /tmp
+W=$(mktemp -d "$(pwd)/$B/learn-w.XXXXXX")
+trap 'rm -rf "$T" "$W"' EXIT
+printf 'description = w\ncommand = %s write %s\n' "$TRY" "$W" >"$T/w.svc"
+"$CAPCTL" learn "$T/w.svc" >"$T/w.out" 2>"$T/w.err"
+t_eq "$?:$(grep -v '^#' "$T/w.out" | tr '\n' '|')" \
+  "0:description = w|command = $TRY write $W|mode = noroot|capabilities = none|read-only = yes|read-write = $W|private-tmp = yes|" \
+  "learn write: read-only = yes, read-write = the directory it wrote into, private-tmp = yes"
+t_eq "$(grep '^# wrote ' "$T/w.out" | sed "s|/tmp/learn_try\.[0-9]*|/tmp/learn_try.PID|" | tr '\n' '|')" \
+  "# wrote $W/out.log (learn_try)|# wrote $W/sub/state (learn_try)|# wrote /tmp/learn_try.PID (learn_try)|" \
+  "learn write: each file written, with its command, as a comment"
+t_eq "$(grep -c '^# capctl learn: no user proposed: ' "$T/w.out")" 1 "learn write: uid 0, no user proposed, said why"
+# capctl check accepts the proposal; without its read-only it refuses (uid
+# 0 could write capinit's state): the control
+cp "$T/w.out" "$T/w.out.svc"
+"$CAPCTL" check "$T/w.out.svc" >"$T/w.chk" 2>&1
+t_eq "$?" 0 "capctl check accepts the proposal"
+grep -v '^read-only = \|^read-write = \|^private-tmp = ' "$T/w.out" >"$T/w.nro.svc"
+"$CAPCTL" check "$T/w.nro.svc" >"$T/w.chk" 2>&1
+t_eq "$?:$(grep -c 'error: the service.s file tree is writable (no read-only = yes)' "$T/w.chk")" "1:1" \
+  "control: without read-only = yes, capctl check refuses it"
+# the proposal under capexec writes; with another directory read-write,
+# the kernel refuses (EROFS): the control
+rm -rf "$W/out.log" "$W/sub"
+sed -n '/^command = /d; p' "$T/w.out" >"$T/w.prop.svc"
+"$(pwd)/$B/bin/capexec" -f "$T/w.prop.svc" -- $TRY write "$W" >"$T/w.run" 2>&1
+t_eq "$?:$(cat "$T/w.run"):$(cat "$W/sub/state")" "0:write ok:x" "the proposal of write, under capexec, writes"
+mkdir "$W.2"
+sed "s|^read-write = .*|read-write = $W.2|" "$T/w.prop.svc" >"$T/w.bad.svc"
+"$(pwd)/$B/bin/capexec" -f "$T/w.bad.svc" -- $TRY write "$W" >"$T/w.run" 2>&1
+t_eq "$?:$(cat "$T/w.run")" "1:write Read-only file system" "control: another directory read-write: EROFS"
+rmdir "$W.2"
+# --check proves it: the control (the file as it is) writes, so does the
+# proposal
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/w.svc" >"$T/w.out2" 2>"$T/w.err2"
+t_eq "$?:$(grep '^read-write = ' "$T/w.out2"):$(grep -c '^capctl: learn: the check passes with the proposal$' "$T/w.err2")" \
+  "0:read-write = $W:1" "learn --check write: the proposal passes"
+# a directory it shares in /tmp, and its files straight in /tmp: no
+# private /tmp (it would hide that directory; capexec refuses read-write
+# in it), /tmp read-write; proven
+mkdir "$T/w"
+printf 'description = w\ncommand = %s write %s\n' "$TRY" "$T/w" >"$T/wt.svc"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/wt.svc" >"$T/wt.out" 2>"$T/wt.err"
+t_eq "$?:$(grep '^read-write = \|^private-tmp = \|^# capctl learn: no private-tmp' "$T/wt.out" | tr '\n' '|')" \
+  "0:# capctl learn: no private-tmp, for its files straight in /tmp: it shares a directory there|read-write = /tmp|" \
+  "learn --check, a directory in /tmp: /tmp read-write, no private-tmp, proven"
+# a service that writes nothing: read-only = yes, no read-write (raw's
+# output is its standard output, not a file)
+t_eq "$(grep '^read-only = \|^read-write = \|^private-tmp = ' "$T/raw.out" | tr '\n' '|')" "read-only = yes|" \
+  "learn raw: wrote nothing: read-only = yes alone"
+# a file with a user: no uid 0, no comment on the user; it writes into
+# the directory its user owns
+printf 'description = u\nuser = nobody\ncommand = %s none %s\n' "$TRY" "$T/u/nobody.file" >"$T/usr.svc"
+"$CAPCTL" learn "$T/usr.svc" >"$T/usr.out" 2>"$T/usr.err"
+t_eq "$?:$(grep -c '^# capctl learn: no user proposed' "$T/usr.out"):$(grep '^read-write = ' "$T/usr.out")" \
+  "0:0:read-write = $T/u" "learn, user = nobody: no comment on the user; read-write = its directory"
 t_done

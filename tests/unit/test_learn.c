@@ -4,8 +4,10 @@
  * of them makes: the service begins after capexec, a check belongs to
  * the last system call of its process, quiet checks are set apart. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 
+#include "../../capctl/learn_files.h"
 #include "../../capctl/learn_record.h"
 #include "../../capctl/learn_trace.h"
 #include "t.h"
@@ -123,11 +125,34 @@ static void test_kprobe(void)
   t_ueq(learn_granted(&r), 1ULL << 10, "a result without its start: nothing");
 }
 
+/* the read-write proposal's directories: each file's parent, an ancestor
+ * alone, /dev left out, files straight in /tmp a private tmp's */
+static void test_dirs(void)
+{
+  char a[] = "/var/lib/x/a", b[] = "/var/lib/x/sub/b", c[] = "/var/lib/x-y/c", d[] = "/dev/shm/s", e[] = "/tmp/t",
+       f[] = "/srv/www/log", g[] = "/top", h[] = "/var/tmp/v", i[] = "/tmp/dir/z", j[] = "/var/lib/x/a";
+  char *p[] = { b, a, c, d, e, f, g, h, i, j };
+  char out[256] = "";
+  size_t n, k;
+  int tmp;
+  n = learn_files_dirs(p, sizeof p / sizeof p[0], &tmp);
+  for (k = 0; k < n; k++) snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", k ? " " : "", p[k]);
+  t_streq(out, "/srv/www /tmp/dir /top /var/lib/x /var/lib/x-y", "read-write: parents, /var/lib/x/sub in /var/lib/x");
+  t_ok(tmp == 1, "files straight in /tmp, /var/tmp: a private tmp's");
+  {
+    char q1[] = "/srv/a/f";
+    char *q[] = { q1 };
+    n = learn_files_dirs(q, 1, &tmp);
+    t_ok(n == 1 && tmp == 0 && !strcmp(q[0], "/srv/a"), "control: one file, no tmp");
+  }
+}
+
 int main(void)
 {
   tr.src = &learn_sources[0];
   test_parse();
   test_record();
   test_kprobe();
+  test_dirs();
   return t_done();
 }
