@@ -227,6 +227,9 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     fprintf(stderr, "capctl: learn: warning: the files it writes are not learned (%s): no read-write proposal\n", err);
   } else {
     t.files = &rec->files;
+    if (rec->files.unmarked)
+      fprintf(stderr, "capctl: learn: %u of %u file systems cannot report a directory's entries made, removed or"
+                      " renamed: there, only the files written are learned\n", rec->files.unmarked, rec->files.marked);
   }
   rec->capexec = run->capexec;
   rec->trace = &t;
@@ -244,8 +247,7 @@ static void learn_traced(learn_run const *run, learn_record *rec)
   if (rec->lost) strerr_dief1x(111, "learn: the kernel dropped trace records: the proposal could miss a capability");
   if (rec->files.lost) strerr_dief1x(111, "learn: the kernel dropped file events: the proposal could miss a file it wrote");
   /* the last events were drained; no more are needed */
-  if (rec->files.fd >= 0) close(rec->files.fd);
-  rec->files.fd = -1;
+  learn_files_stop(&rec->files);
   if (!rec->started) strerr_dief1x(1, "learn: the service's command never ran (see capexec's message)");
   report(rec, &end);
 }

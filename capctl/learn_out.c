@@ -64,17 +64,34 @@ static int read_write(FILE *out, learn_record const *r, int *tmp)
  * straight in /tmp, unless it shares a directory there, which a private
  * /tmp would hide (capexec refuses read-write in it): /tmp read-write
  * then. */
+static int by_path(void const *a, void const *b)
+{
+  return strcmp((*(learn_file const *const *)a)->path, (*(learn_file const *const *)b)->path);
+}
+
 static void files(FILE *out, learn_record const *r)
 {
+  /* in the order it is likely done */
+  static struct { unsigned bit; char const *word; } const words[] = {
+    { LF_MADE, "made" }, { LF_WROTE, "wrote" }, { LF_RENAMED, "renamed" }, { LF_REMOVED, "removed" },
+  };
   learn_files const *f = &r->files;
+  learn_file const **mine = xcalloc(f->n + 1, sizeof *mine);
   size_t i, n = 0;
   int tmp = 0;
-  for (i = 0; i < f->n; i++) {
-    if (!learn_record_has(r, f->file[i].pid)) continue;
-    if (n++ < 8) fprintf(out, "# wrote %s (%s)\n", f->file[i].path, learn_record_comm(r, f->file[i].pid));
+  for (i = 0; i < f->n; i++)
+    if (learn_record_has(r, f->file[i].pid)) mine[n++] = &f->file[i];
+  qsort(mine, n, sizeof *mine, by_path);
+  for (i = 0; i < n && i < 8; i++) {
+    unsigned w, k = 0;
+    fputs("# ", out);
+    for (w = 0; w < sizeof words / sizeof words[0]; w++)
+      if (mine[i]->what & words[w].bit) fprintf(out, "%s%s", k++ ? ", " : "", words[w].word);
+    fprintf(out, " %s (%s)\n", mine[i]->path, learn_record_comm(r, mine[i]->pid));
   }
-  if (n > 8) fprintf(out, "# wrote %zu more files\n", n - 8);
-  fputs("# capctl learn: writable only where it wrote (files closed after writing, seen by fanotify)\n", out);
+  if (n > 8) fprintf(out, "# and %zu more paths\n", n - 8);
+  free(mine);
+  fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
   fputs("read-only = yes\n", out);
   if (read_write(0, r, &tmp) && tmp) {
     fputs("# capctl learn: no private-tmp, for its files straight in /tmp: it shares a directory there\n", out);

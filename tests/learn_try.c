@@ -12,9 +12,11 @@
  *   learn_try try-nice         try nice -5, and succeed without it too (a
  *                              daemon that goes on at its own priority)
  *   learn_try none FILE        write FILE, a file of its own (no capability)
- *   learn_try write DIR        write DIR/out.log and DIR/sub/state (sub made
- *                              when missing), and a temporary file straight
- *                              in /tmp, removed (no capability)
+ *   learn_try write DIR        write DIR/out.new and rename it DIR/out.log,
+ *                              write DIR/sub/state (sub made when missing),
+ *                              and a temporary file straight in /tmp,
+ *                              removed (no capability)
+ *   learn_try rm FILE          remove FILE, and write nothing
  *
  * Prints "OP ok" and exits 0, or "OP ERRNO" and exits 1; 2 on bad usage. */
 #include <errno.h>
@@ -87,8 +89,10 @@ static int op_write(char const *dir)
 {
   char path[4096];
   int r;
-  snprintf(path, sizeof path, "%s/out.log", dir);
-  if (op_none(path) < 0) return -1;
+  char to[4096];
+  snprintf(path, sizeof path, "%s/out.new", dir);
+  snprintf(to, sizeof to, "%s/out.log", dir);
+  if (op_none(path) < 0 || rename(path, to) < 0) return -1;
   snprintf(path, sizeof path, "%s/sub", dir);
   if (mkdir(path, 0755) < 0 && errno != EEXIST) return -1;
   snprintf(path, sizeof path, "%s/sub/state", dir);
@@ -110,8 +114,10 @@ int main(int argc, char **argv)
   else if (argc == 2 && !strcmp(argv[1], "try-nice")) { op_nice(); r = 0; }
   else if (argc == 3 && !strcmp(argv[1], "none")) r = op_none(argv[2]);
   else if (argc == 3 && !strcmp(argv[1], "write")) r = op_write(argv[2]);
+  else if (argc == 3 && !strcmp(argv[1], "rm")) r = unlink(argv[2]);
   else {
-    fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE | write DIR\n");
+    fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE | write DIR\n"
+                    "       | rm FILE\n");
     return 2;
   }
   if (r < 0) {

@@ -198,9 +198,14 @@ printf 'description = w\ncommand = %s write %s\n' "$TRY" "$W" >"$T/w.svc"
 t_eq "$?:$(grep -v '^#' "$T/w.out" | tr '\n' '|')" \
   "0:description = w|command = $TRY write $W|mode = noroot|capabilities = none|read-only = yes|read-write = $W|private-tmp = yes|" \
   "learn write: read-only = yes, read-write = the directory it wrote into, private-tmp = yes"
-t_eq "$(grep '^# wrote ' "$T/w.out" | sed "s|/tmp/learn_try\.[0-9]*|/tmp/learn_try.PID|" | tr '\n' '|')" \
-  "# wrote $W/out.log (learn_try)|# wrote $W/sub/state (learn_try)|# wrote /tmp/learn_try.PID (learn_try)|" \
-  "learn write: each file written, with its command, as a comment"
+t_eq "$(grep '^# [a-z, ]* /' "$T/w.out" | grep -v "$W/out\." | sed "s|/tmp/learn_try\.[0-9]*|/tmp/learn_try.PID|" | LC_ALL=C sort | tr '\n' '|')" \
+  "$(printf '%s\n' "# made, wrote, removed /tmp/learn_try.PID (learn_try)" "# made $W/sub (learn_try)" \
+    "# made, wrote $W/sub/state (learn_try)" | LC_ALL=C sort | tr '\n' '|')" \
+  "learn write: each path made, written or removed, with its command, as a comment"
+# the file written is named as it is when learn reads the event: before
+# or after its rename (out.new, out.log), the same directory
+t_eq "$(grep -c "^# made, \(wrote, \)\?renamed $W/out.new (learn_try)\$" "$T/w.out"):$(grep -c "^# \(wrote, \)\?renamed $W/out.log (learn_try)\$" "$T/w.out"):$(grep -c "^# .*wrote.* $W/out\." "$T/w.out")" \
+  "1:1:1" "learn write: out.new made and renamed, out.log renamed, one of them written"
 t_eq "$(grep -c '^# capctl learn: no user proposed: ' "$T/w.out")" 1 "learn write: uid 0, no user proposed, said why"
 # capctl check accepts the proposal; without its read-only it refuses (uid
 # 0 could write capinit's state): the control
@@ -214,6 +219,7 @@ t_eq "$?:$(grep -c 'error: the service.s file tree is writable (no read-only = y
 # the proposal under capexec writes; with another directory read-write,
 # the kernel refuses (EROFS): the control
 rm -rf "$W/out.log" "$W/sub"
+t_eq "$(ls "$W" | wc -l)" 0 "control: nothing left in $W before the proposal's run"
 sed -n '/^command = /d; p' "$T/w.out" >"$T/w.prop.svc"
 "$(pwd)/$B/bin/capexec" -f "$T/w.prop.svc" -- $TRY write "$W" >"$T/w.run" 2>&1
 t_eq "$?:$(cat "$T/w.run"):$(cat "$W/sub/state")" "0:write ok:x" "the proposal of write, under capexec, writes"
@@ -236,6 +242,22 @@ printf 'description = w\ncommand = %s write %s\n' "$TRY" "$T/w" >"$T/wt.svc"
 t_eq "$?:$(grep '^read-write = \|^private-tmp = \|^# capctl learn: no private-tmp' "$T/wt.out" | tr '\n' '|')" \
   "0:# capctl learn: no private-tmp, for its files straight in /tmp: it shares a directory there|read-write = /tmp|" \
   "learn --check, a directory in /tmp: /tmp read-write, no private-tmp, proven"
+# a removal alone (no descriptor: the directory's entries): its directory
+# read-write; the proposal removes, read-only = yes alone does not (EROFS)
+mkdir "$W.r" && : >"$W.r/gone"
+printf 'description = rm\ncommand = %s rm %s\n' "$TRY" "$W.r/gone" >"$T/rm.svc"
+"$CAPCTL" learn "$T/rm.svc" >"$T/rm.out" 2>"$T/rm.err"
+t_eq "$?:$(grep '^# removed \|^read-only = \|^read-write = \|^private-tmp = ' "$T/rm.out" | tr '\n' '|')" \
+  "0:# removed $W.r/gone (learn_try)|read-only = yes|read-write = $W.r|" "learn rm: read-write = the directory it removed from"
+: >"$W.r/gone"
+sed -n '/^command = /d; p' "$T/rm.out" >"$T/rm.prop.svc"
+"$(pwd)/$B/bin/capexec" -f "$T/rm.prop.svc" -- $TRY rm "$W.r/gone" >"$T/rm.run" 2>&1
+t_eq "$?:$(cat "$T/rm.run"):$(ls "$W.r" | wc -l)" "0:rm ok:0" "the proposal of rm, under capexec, removes"
+: >"$W.r/gone"
+grep -v '^read-write = ' "$T/rm.prop.svc" >"$T/rm.bad.svc"
+"$(pwd)/$B/bin/capexec" -f "$T/rm.bad.svc" -- $TRY rm "$W.r/gone" >"$T/rm.run" 2>&1
+t_eq "$?:$(cat "$T/rm.run"):$(ls "$W.r")" "1:rm Read-only file system:gone" "control: without its read-write: EROFS, the file stays"
+rm -rf "$W.r"
 # a service that writes nothing: read-only = yes, no read-write (raw's
 # output is its standard output, not a file)
 t_eq "$(grep '^read-only = \|^read-write = \|^private-tmp = ' "$T/raw.out" | tr '\n' '|')" "read-only = yes|" \
