@@ -45,9 +45,11 @@ static void help(void)
 "\n"
 "Run the service of FILE.svc under capexec with the privilege the file\n"
 "gives (legacy root when it says nothing), trace every capability the\n"
-"kernel checks for its processes, and print the file with mode = noroot\n"
-"and the capabilities it was granted, each with the system calls that\n"
-"needed it, on standard output; a report on standard error.\n"
+"kernel checks for its processes and the paths they write, and print the\n"
+"file with mode = noroot, the capabilities it was granted, each with the\n"
+"system calls that needed it, read-only = yes and read-write for the\n"
+"directories it wrote into, on standard output; a report on standard\n"
+"error.\n"
 "\n"
 "  --time SECONDS  stop the service (TERM) after this long (default 10)\n"
 "  --check CMD     prove the proposal: /bin/sh -c CMD must pass with the\n"
@@ -167,9 +169,12 @@ static void report(learn_record const *r, learn_end const *end)
   else fprintf(stderr, "capctl: learn: the service was killed by signal %d\n", WTERMSIG(end->status));
   for (i = 0; i < LEARN_CAPS; i++) {
     learn_cap const *c = &r->cap[i];
-    if (c->granted || c->refused)
+    if (c->granted || c->refused) {
       fprintf(stderr, "capctl: learn: %s: granted %lu, refused %lu: %s\n", cap_name(i, name, sizeof name), c->granted,
               c->refused, learn_where_format(c->where, c->nwhere, where, sizeof where));
+      if (learn_objects_format(c->where, c->nwhere, where, sizeof where)[0])
+        fprintf(stderr, "capctl: learn: what %s was checked for: %s\n", name, where);
+    }
     if (c->quiet)
       fprintf(stderr, "capctl: learn: %s: quiet %lu, not proposed (%s): %s\n", cap_name(i, name, sizeof name), c->quiet,
               c->quiet_why, learn_where_format(c->qwhere, c->nqwhere, where, sizeof where));

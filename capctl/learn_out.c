@@ -112,6 +112,8 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     fprintf(out, "# %s: %s\n", cap_name(i, name, sizeof name), learn_where_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where));
+    /* what the calls acted on, where their arguments tell */
+    if (learn_objects_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where)[0]) fprintf(out, "#   %s\n", where);
   }
   fprintf(out, "capabilities = %s\n", caps_format(caps, list, sizeof list));
   if (r->uid0)

@@ -17,6 +17,8 @@
 typedef struct learn_where_s {
   long nr;                 /* -1: none seen before the check */
   char comm[17];
+  char obj[64];            /* what the first check's call was on, from its
+                              arguments' values ("uid 1234"), or "" */
 } learn_where;
 
 /* The checks of one capability: granted, refused, and quiet (granted or
@@ -35,6 +37,7 @@ typedef struct learn_cap_s {
 typedef struct learn_proc_s {
   pid_t pid;
   long nr;
+  unsigned long args[6];
   char comm[17];
   int pend_cap, pend_opts; /* a check begun (LK_CAP_ENTRY), its result to come */
 } learn_proc;
@@ -67,6 +70,14 @@ uint64_t learn_refused_only(learn_record const *r);
 /* Is a check of cap made in system call nr with opts (-1: unknown) one of
  * the kernel's quiet ones?  Its reason, or NULL. */
 char const *learn_quiet(int cap, long nr, int opts);
+
+/* What system call nr with args acted on, from their values ("fd 3, uid
+ * 1234"), into buf ("" when its arguments name nothing by value: a path,
+ * an address). */
+char *learn_object(long nr, unsigned long const *args, char *buf, size_t len);
+/* "fchown (prog): fd 3, uid 1234; setpriority (prog): nice -5" into buf:
+ * the calls that have an object; "" when none has. */
+char *learn_objects_format(learn_where const *w, unsigned n, char *buf, size_t len);
 
 /* "bind (prog), setsockopt (prog)" into buf. */
 char *learn_where_format(learn_where const *w, unsigned n, char *buf, size_t len);

@@ -19,6 +19,8 @@ typedef struct learn_event_s {
   int cap, ret;            /* LK_CHECK; cap of LK_CAP_ENTRY, ret of LK_CAP_RET */
   int opts;                /* LK_CHECK, LK_CAP_ENTRY: CAP_OPT_*, or -1 unknown */
   long nr;                 /* LK_SYSCALL */
+  unsigned long args[6];   /* LK_SYSCALL: its arguments, as registers (the
+                              values; a path or a struct is an address) */
   char const *filename;    /* LK_EXEC: into the line given */
   pid_t child;             /* LK_FORK, with its command in comm */
 } learn_event;

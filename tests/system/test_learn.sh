@@ -72,6 +72,22 @@ nice nice cap_sys_nice setpriority
 none none none -
 EOF2
 
+# what each call acted on, from its arguments' values (the trace's
+# sys_enter): the report's line and the proposal's comment; bind's port
+# is in the service's memory, which the trace does not hold: none (the
+# control of a line made from nothing)
+while read -r name call obj; do
+  t_eq "$(grep "^capctl: learn: what " "$T/$name.err"):$(grep "^#   " "$T/$name.out")" \
+    "capctl: learn: what $(caps_of "$T/$name.out") was checked for: $call (learn_try): $obj:#   $call (learn_try): $obj" \
+    "learn $name: what $call acted on: $obj"
+done <<EOF2
+chown fchown fd 3, uid 1234, gid -1
+raw socket AF_INET, SOCK_RAW, protocol 1
+nice setpriority which 0, who 0, nice -5
+EOF2
+t_eq "$(grep -c '^capctl: learn: what \|^#   ' "$T/bind.err" "$T/bind.out" | tr '\n' ' ')" "$T/bind.err:0 $T/bind.out:0 " \
+  "learn bind: no object (the address is in memory)"
+
 # a daemon: it runs until --time is up, the check runs while it does
 # (CAPCTL_LEARN_EXIT=running), and asks the kernel (ss) whether the port
 # listens; then learn stops it

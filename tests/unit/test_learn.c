@@ -134,17 +134,38 @@ static void test_dirs(void)
   char *p[] = { b, a, c, d, e, f, g, h, i, j };
   char out[256] = "";
   size_t n, k;
-  int tmp;
+  int tmp = 0;
   n = learn_files_dirs(p, sizeof p / sizeof p[0], &tmp);
   for (k = 0; k < n; k++) snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", k ? " " : "", p[k]);
   t_streq(out, "/srv/www /tmp/dir /top /var/lib/x /var/lib/x-y", "read-write: parents, /var/lib/x/sub in /var/lib/x");
   t_ok(tmp == 1, "files straight in /tmp, /var/tmp: a private tmp's");
   {
-    char q1[] = "/srv/a/f";
-    char *q[] = { q1 };
+    char q1[] = "/srv/a/f", q2[] = "/tmp/t", q3[] = "/tmp/d/f";
+    char *q[] = { q1 }, *r[] = { q2, q3 };
     n = learn_files_dirs(q, 1, &tmp);
     t_ok(n == 1 && tmp == 0 && !strcmp(q[0], "/srv/a"), "control: one file, no tmp");
+    tmp = -1;
+    n = learn_files_dirs(r, 2, &tmp);
+    t_ok(n == 1 && tmp == 0 && !strcmp(r[0], "/tmp"), "*tmp negative: files straight in /tmp kept, /tmp");
   }
+}
+
+/* what a call acted on, from its arguments' values */
+static void test_object(void)
+{
+  unsigned long chown_args[6] = { 3, 1234, (unsigned long)-1, 0, 0, 0 }, sock[6] = { 10, 2 | 02000000, 17, 0, 0, 0 },
+                bind_args[6] = { 3, 0x7ffc, 16, 0, 0, 0 }, chmod_args[6] = { (unsigned long)-100, 0x7ffc, 04755, 0, 0, 0 };
+  char buf[64];
+  learn_where w[2] = { { SYS_fchown, "a", "" }, { SYS_bind, "b", "" } };
+  t_streq(learn_object(SYS_fchown, chown_args, buf, sizeof buf), "fd 3, uid 1234, gid -1", "fchown: fd, uid, gid");
+  t_streq(learn_object(SYS_socket, sock, buf, sizeof buf), "AF_INET6, SOCK_DGRAM, protocol 17",
+          "socket: the family and type by name, without SOCK_CLOEXEC");
+  t_streq(learn_object(SYS_fchmodat, chmod_args, buf, sizeof buf), "mode 4755", "fchmodat: the mode, in octal");
+  t_streq(learn_object(SYS_bind, bind_args, buf, sizeof buf), "", "bind: nothing (its address is in memory)");
+  t_streq(learn_object(-1, bind_args, buf, sizeof buf), "", "no call: nothing");
+  learn_object(SYS_fchown, chown_args, w[0].obj, sizeof w[0].obj);
+  t_streq(learn_objects_format(w, 2, buf, sizeof buf), "fchown (a): fd 3, uid 1234, gid -1",
+          "the calls with an object, bind's left out");
 }
 
 int main(void)
@@ -154,5 +175,6 @@ int main(void)
   test_record();
   test_kprobe();
   test_dirs();
+  test_object();
   return t_done();
 }
