@@ -9,8 +9,7 @@
  * and renamed (FAN_CREATE, FAN_DELETE, FAN_MOVED_*, directories too) with
  * their directory's handle, opened by open_by_handle_at(2) on the file
  * system's mount, and their name; where a file system cannot report a
- * directory (no file handles: tmpfs before 6.7), only files written are
- * seen there.  The events are every process's: learn_out.c keeps the
+ * directory (no file handles), only files written are seen there.  The events are every process's: learn_out.c keeps the
  * service's (learn_record.c knows its pids).  The tracepoints of 6.18 give a syscall's path as an address
  * only, and this kernel has no kprobe or eprobe to read it: fanotify is
  * the same on 6.1 and 6.18. */
@@ -50,7 +49,7 @@ static void unescape(char *s)
 
 /* Mark the file system of mp in the group of directories' entries, and
  * keep a descriptor of it (to open the handles of its events): 1 marked, 0
- * not (the file system cannot report a directory: tmpfs before 6.6...) */
+ * not (the file system cannot report a directory: no file handles) */
 static int mark_entries(learn_files *f, char const *mp)
 {
   struct statfs sf;
