@@ -76,13 +76,18 @@ int learn_files_open(learn_files *f, char *err, size_t errlen)
   FILE *mi;
   memset(f, 0, sizeof *f);
   f->dfd = -1;
-  f->fd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_LARGEFILE | O_CLOEXEC | O_NONBLOCK);
+  /* every process's events are queued, the machine's other writers' too:
+   * an unlimited queue (root's), drained every 200 ms, cannot lose the
+   * service's */
+  f->fd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK | FAN_UNLIMITED_QUEUE,
+                        O_RDONLY | O_LARGEFILE | O_CLOEXEC | O_NONBLOCK);
   if (f->fd < 0) {
     snprintf(err, errlen, "make a fanotify group: %s", strerror(errno));
     return -1;
   }
   /* none (Linux before 5.9): files written alone */
-  f->dfd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_DFID_NAME, O_RDONLY | O_CLOEXEC);
+  f->dfd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK | FAN_UNLIMITED_QUEUE | FAN_REPORT_DFID_NAME,
+                         O_RDONLY | O_CLOEXEC);
   mi = fopen("/proc/self/mountinfo", "re");
   if (!mi) {
     snprintf(err, errlen, "open /proc/self/mountinfo: %s", strerror(errno));

@@ -4,9 +4,11 @@
  * applying the file (setgid, setpcap...), not the service's.  A check
  * belongs to the last system call its process entered before it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "../conf/xalloc.h"
 #include "learn_record.h"
 
 /* The calls that check capabilities, and the common ones around them, by
@@ -87,6 +89,32 @@ char const *learn_quiet(int cap, long nr, int opts)
   return 0;
 }
 
+/* The slot of pid in the set of size cap (a power of 2): its own, or the
+ * free one where it would go. */
+static size_t seen_slot(pid_t const *set, size_t cap, pid_t pid)
+{
+  size_t i = ((size_t)pid * 2654435761u) & (cap - 1);
+  while (set[i] && set[i] != pid) i = (i + 1) & (cap - 1);
+  return i;
+}
+
+static void seen_add(learn_record *r, pid_t pid)
+{
+  size_t i;
+  if (pid <= 0 || learn_record_has(r, pid)) return;
+  if (2 * (r->nseen + 1) > r->seencap) {
+    size_t cap = r->seencap ? 2 * r->seencap : 512;
+    pid_t *set = xcalloc(cap, sizeof *set);
+    for (i = 0; i < r->seencap; i++)
+      if (r->seen[i]) set[seen_slot(set, cap, r->seen[i])] = r->seen[i];
+    free(r->seen);
+    r->seen = set;
+    r->seencap = cap;
+  }
+  r->seen[seen_slot(r->seen, r->seencap, pid)] = pid;
+  r->nseen++;
+}
+
 /* pid's process (the oldest one reused when full), made when make. */
 static learn_proc *proc_of(learn_record *r, pid_t pid, int make)
 {
@@ -94,6 +122,7 @@ static learn_proc *proc_of(learn_record *r, pid_t pid, int make)
   for (i = 0; i < r->nproc; i++)
     if (r->proc[i].pid == pid) return &r->proc[i];
   if (!make) return 0;
+  seen_add(r, pid);
   if (r->nproc < LEARN_PIDS) i = r->nproc++;
   else i = (unsigned)pid % LEARN_PIDS;
   memset(&r->proc[i], 0, sizeof r->proc[i]);
@@ -190,7 +219,7 @@ void learn_record_line(char *line, void *record)
 
 int learn_record_has(learn_record const *r, pid_t pid)
 {
-  return proc_of((learn_record *)r, pid, 0) != 0;
+  return pid > 0 && r->seencap && r->seen[seen_slot(r->seen, r->seencap, pid)] == pid;
 }
 
 char const *learn_record_comm(learn_record const *r, pid_t pid)

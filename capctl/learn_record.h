@@ -50,6 +50,10 @@ typedef struct learn_record_s {
   learn_proc proc[LEARN_PIDS];
   unsigned nproc;
   learn_trace const *trace;
+  pid_t *seen;             /* every pid the trace showed (the table above
+                              forgets the oldest when full): the service's;
+                              a hash set (0: free), seencap a power of 2 */
+  size_t nseen, seencap;
   learn_files files;       /* the files written; files.fd < 0 and no marks: unknown */
   int uid0;                /* the file runs the service as uid 0 */
 } learn_record;

@@ -274,6 +274,19 @@ grep -v '^read-write = ' "$T/rm.prop.svc" >"$T/rm.bad.svc"
 "$(pwd)/$B/bin/capexec" -f "$T/rm.bad.svc" -- $TRY rm "$W.r/gone" >"$T/rm.run" 2>&1
 t_eq "$?:$(cat "$T/rm.run"):$(ls "$W.r")" "1:rm Read-only file system:gone" "control: without its read-write: EROFS, the file stays"
 rm -rf "$W.r"
+# the writes are every process's to fanotify: only the service's are
+# learned.  The test writes into W.o while the service runs (the control:
+# it did, during the run), which the proposal does not name
+mkdir "$W.o"
+printf 'description = o\ncommand = /bin/sh -c "%s none %s; sleep 2"\n' "$TRY" "$W/own" >"$T/o.svc"
+"$CAPCTL" learn "$T/o.svc" >"$T/o.out" 2>"$T/o.err" &
+L=$!
+sleep 1
+echo other >"$W.o/other"
+wait $L
+t_eq "$?:$(grep '^read-write = \|^# .* /' "$T/o.out" | tr '\n' '|'):$(cat "$W.o/other")" \
+  "0:# made, wrote $W/own (learn_try)|read-write = $W|:other" "learn: another process's write during the run is not the service's"
+rm -rf "$W.o"
 # a service that writes nothing: read-only = yes, no read-write (raw's
 # output is its standard output, not a file)
 t_eq "$(grep '^read-only = \|^read-write = \|^private-tmp = ' "$T/raw.out" | tr '\n' '|')" "read-only = yes|" \

@@ -150,6 +150,24 @@ static void test_dirs(void)
   }
 }
 
+/* the service's pids: every one the trace showed, past the table of
+ * processes (LEARN_PIDS, which forgets the oldest) */
+static void test_seen(void)
+{
+  static learn_record r;
+  char line[128];
+  long pid;
+  r.trace = &tr;
+  for (pid = 1000; pid < 1000 + 4 * LEARN_PIDS; pid++) {
+    snprintf(line, sizeof line, "  a-%ld [000] ..... 1.0: sys_enter: NR 0 (0, 0, 0, 0, 0, 0)", pid);
+    learn_record_line(line, &r);
+  }
+  t_ok(learn_record_has(&r, 1000) && learn_record_has(&r, 1000 + 4 * LEARN_PIDS - 1),
+       "the first and the last pid of 1024: the service's");
+  t_ok(!learn_record_has(&r, 999) && !learn_record_has(&r, 1000 + 4 * LEARN_PIDS) && !learn_record_has(&r, 0),
+       "control: a pid never shown, and 0, are not");
+}
+
 /* what a call acted on, from its arguments' values */
 static void test_object(void)
 {
@@ -176,5 +194,6 @@ int main(void)
   test_kprobe();
   test_dirs();
   test_object();
+  test_seen();
   return t_done();
 }
