@@ -41,16 +41,18 @@ static int read_write(FILE *out, learn_record const *r, int *tmp)
 {
   learn_files const *f = &r->files;
   char **copy = xcalloc(f->n + 1, sizeof *copy), **dirs = xcalloc(f->n + 1, sizeof *dirs);
-  size_t i, n = 0, k;
+  size_t i, n = 0, k, m = 0;
   int shared = 0;
   for (i = 0; i < f->n; i++)
     if (learn_record_has(r, f->file[i].pid)) dirs[n] = copy[n] = xstrdup(f->file[i].path), n++;
   k = learn_files_dirs(dirs, n, tmp);
-  if (k && out) {
-    fputs("read-write =", out);
-    for (i = 0; i < k; i++) fprintf(out, " %s", dirs[i]);
-    fputs("\n", out);
-  }
+  /* read-write's paths are blank- or comma-separated: one with a blank
+   * or a comma cannot be written there */
+  for (i = 0; out && i < k; i++)
+    if (strpbrk(dirs[i], " \t,")) fprintf(out, "# capctl learn: not in read-write (a blank or a comma): %s\n", dirs[i]);
+  for (i = 0, m = 0; out && i < k; i++)
+    if (!strpbrk(dirs[i], " \t,")) fprintf(out, "%s %s", m++ ? "" : "read-write =", dirs[i]);
+  if (m) fputs("\n", out);
   for (i = 0; i < k; i++)
     if (!strncmp(dirs[i], "/tmp/", 5) || !strncmp(dirs[i], "/var/tmp/", 9)) shared = 1;
   for (i = 0; i < n; i++) free(copy[i]);
@@ -59,16 +61,17 @@ static int read_write(FILE *out, learn_record const *r, int *tmp)
   return shared;
 }
 
-/* The files the service wrote (learn_files.c): read-only = yes, the
- * directories it wrote into read-write, a private /tmp for its files
- * straight in /tmp, unless it shares a directory there, which a private
- * /tmp would hide (capexec refuses read-write in it): /tmp read-write
- * then. */
 static int by_path(void const *a, void const *b)
 {
   return strcmp((*(learn_file const *const *)a)->path, (*(learn_file const *const *)b)->path);
 }
 
+/* The files the service wrote (learn_files.c), each once (what its
+ * processes did to it, the first one's command): read-only = yes, the
+ * directories it wrote into read-write, a private /tmp for its files
+ * straight in /tmp, unless it shares a directory there, which a private
+ * /tmp would hide (capexec refuses read-write in it): /tmp read-write
+ * then. */
 static void files(FILE *out, learn_record const *r)
 {
   /* in the order it is likely done */
@@ -77,19 +80,21 @@ static void files(FILE *out, learn_record const *r)
   };
   learn_files const *f = &r->files;
   learn_file const **mine = xcalloc(f->n + 1, sizeof *mine);
-  size_t i, n = 0;
+  size_t i, j, n = 0, shown;
   int tmp = 0;
   for (i = 0; i < f->n; i++)
     if (learn_record_has(r, f->file[i].pid)) mine[n++] = &f->file[i];
   qsort(mine, n, sizeof *mine, by_path);
-  for (i = 0; i < n && i < 8; i++) {
-    unsigned w, k = 0;
+  for (i = 0, shown = 0; i < n; i = j) {
+    unsigned w, k = 0, what = 0;
+    for (j = i; j < n && !strcmp(mine[j]->path, mine[i]->path); j++) what |= mine[j]->what;
+    if (shown++ == 8) continue;
     fputs("# ", out);
     for (w = 0; w < sizeof words / sizeof words[0]; w++)
-      if (mine[i]->what & words[w].bit) fprintf(out, "%s%s", k++ ? ", " : "", words[w].word);
+      if (what & words[w].bit) fprintf(out, "%s%s", k++ ? ", " : "", words[w].word);
     fprintf(out, " %s (%s)\n", mine[i]->path, learn_record_comm(r, mine[i]->pid));
   }
-  if (n > 8) fprintf(out, "# and %zu more paths\n", n - 8);
+  if (shown > 8) fprintf(out, "# and %zu more paths\n", shown - 8);
   free(mine);
   fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
   fputs("read-only = yes\n", out);

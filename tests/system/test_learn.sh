@@ -287,6 +287,17 @@ wait $L
 t_eq "$?:$(grep '^read-write = \|^# .* /' "$T/o.out" | tr '\n' '|'):$(cat "$W.o/other")" \
   "0:# made, wrote $W/own (learn_try)|read-write = $W|:other" "learn: another process's write during the run is not the service's"
 rm -rf "$W.o"
+# two processes write the same file: one comment; a directory with a
+# blank cannot be a read-write path (blank- or comma-separated): said,
+# not proposed (the control: the directory beside it is)
+mkdir "$W.s" "$W.s/a b" "$W.s/ab"
+printf 'description = s\ncommand = /bin/sh -c "%s none %s; %s none %s; %s none %s"\n' "$TRY" "'$W.s/ab/f'" \
+  "$TRY" "'$W.s/ab/f'" "$TRY" "'$W.s/a b/f'" >"$T/s.svc"
+"$CAPCTL" learn "$T/s.svc" >"$T/s.out" 2>"$T/s.err"
+t_eq "$?:$(grep '^read-write = \|^# .* /' "$T/s.out" | tr '\n' '|')" \
+  "0:# made, wrote $W.s/a b/f (learn_try)|# made, wrote $W.s/ab/f (learn_try)|# capctl learn: not in read-write (a blank or a comma): $W.s/a b|read-write = $W.s/ab|" \
+  "learn: a file two processes wrote, once; a directory with a blank said, not proposed"
+rm -rf "$W.s"
 # a service that writes nothing: read-only = yes, no read-write (raw's
 # output is its standard output, not a file)
 t_eq "$(grep '^read-only = \|^read-write = \|^private-tmp = ' "$T/raw.out" | tr '\n' '|')" "read-only = yes|" \
