@@ -277,6 +277,7 @@ int learn_main(int argc, char **argv)
   if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
   text = read_text(run.file);
   rec.uid0 = s->uid == 0;
+  rec.own_tmp = s->ct && container_own_tmp(s->ct);
   learn_traced(&run, &rec);
   caps = learn_granted(&rec);
   if (check) {

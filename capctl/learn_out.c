@@ -105,7 +105,8 @@ static void files(FILE *out, learn_record const *r)
     return;
   }
   read_write(out, r, &tmp);
-  if (tmp) fputs("private-tmp = yes\n", out);
+  if (!tmp && r->own_tmp) fputs("# capctl learn: kept: its own /tmp, where learn sees nothing\n", out);
+  if (tmp || r->own_tmp) fputs("private-tmp = yes\n", out);
 }
 
 static void block(FILE *out, uint64_t caps, learn_record const *r)

@@ -56,6 +56,8 @@ typedef struct learn_record_s {
   size_t nseen, seencap;
   learn_files files;       /* the files written; files.fd < 0 and no marks: unknown */
   int uid0;                /* the file runs the service as uid 0 */
+  int own_tmp;             /* the file gives it a /tmp of its own, which
+                              learn does not watch (made after its marks) */
 } learn_record;
 
 /* One line of the trace: learn_line_fn of learn_run.h. */

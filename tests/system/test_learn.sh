@@ -298,6 +298,23 @@ t_eq "$?:$(grep '^read-write = \|^# .* /' "$T/s.out" | tr '\n' '|')" \
   "0:# made, wrote $W.s/a b/f (learn_try)|# made, wrote $W.s/ab/f (learn_try)|# capctl learn: not in read-write (a blank or a comma): $W.s/a b|read-write = $W.s/ab|" \
   "learn: a file two processes wrote, once; a directory with a blank said, not proposed"
 rm -rf "$W.s"
+# a file that gives it a /tmp of its own (private-tmp = yes): learn does
+# not see that file system (capexec makes it after learn's marks), so
+# keeps the key; the proposal writes straight in /tmp, proven; without
+# the key, its read-only /tmp refuses (EROFS): the control
+printf 'description = pt\nprivate-tmp = yes\ncommand = %s none /tmp/learn_try.pt\n' "$TRY" >"$T/pt.svc"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/pt.svc" >"$T/pt.out" 2>"$T/pt.err"
+t_eq "$?:$(grep '^read-only = \|^read-write = \|^private-tmp = \|^# capctl learn: kept\|^# was: private' "$T/pt.out" | tr '\n' '|')" \
+  "0:read-only = yes|# capctl learn: kept: its own /tmp, where learn sees nothing|private-tmp = yes|# was: private-tmp = yes|" \
+  "learn --check, private-tmp = yes: kept, proven"
+# (its write into the tmpfs was checked for cap_sys_admin: the memory
+# accounting of a tmpfs page, quiet but not known by its call; granted,
+# so proposed, and the removal trial leaves it out)
+t_eq "$(caps_of "$T/pt.out"):$(grep -c '^capctl: learn: cap_sys_admin: checked, but unnecessary: the check passes without it$' "$T/pt.err")" \
+  "none:1" "learn --check, private-tmp = yes: tmpfs's cap_sys_admin check proven unnecessary"
+grep -v '^private-tmp = ' "$T/pt.out" | sed '/^command = /d' >"$T/pt.bad.svc"
+"$(pwd)/$B/bin/capexec" -f "$T/pt.bad.svc" -- $TRY none /tmp/learn_try.pt >"$T/pt.run" 2>&1
+t_eq "$?:$(cat "$T/pt.run")" "1:none Read-only file system" "control: without private-tmp, EROFS in /tmp"
 # a service that writes nothing: read-only = yes, no read-write (raw's
 # output is its standard output, not a file)
 t_eq "$(grep '^read-only = \|^read-write = \|^private-tmp = ' "$T/raw.out" | tr '\n' '|')" "read-only = yes|" \
