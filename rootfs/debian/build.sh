@@ -61,7 +61,7 @@ fi
 # no boot loader is installed).
 PACKAGES="systemd systemd-sysv udev dbus libpam-systemd
 linux-image-amd64 initramfs-tools grub2-common
-openssh-server postfix nginx-light chrony rsyslog
+openssh-server postfix nginx-light apache2 chrony rsyslog
 iproute2 netbase procps kmod e2fsprogs less"
 # the initrd only needs the disk: virtio's PCI transport and block driver,
 # ext4 (crc32c for its checksums)

@@ -34,6 +34,18 @@ systemctl mask apt-daily.timer apt-daily-upgrade.timer
 # as capinit's network oneshot (/etc/systemd/network/10-eth0.network)
 systemctl enable systemd-networkd.service
 
+# apache2 beside nginx: under capinit it has a network card of its own
+# (apache2.svc, started with -D capinit) and listens on 80 there; under
+# systemd it shares the guest's address with nginx, which has 80, and
+# listens on 81.  One port for ports.conf's Listen and the default site's
+# VirtualHost, chosen by the init.
+sed -i 's|^Listen 80$|<IfDefine capinit>\n\tDefine APACHE_HTTP_PORT 80\n</IfDefine>\n<IfDefine !capinit>\n\tDefine APACHE_HTTP_PORT 81\n</IfDefine>\nListen ${APACHE_HTTP_PORT}|' \
+  /etc/apache2/ports.conf
+sed -i 's|^<VirtualHost \*:80>$|<VirtualHost *:${APACHE_HTTP_PORT}>|' /etc/apache2/sites-available/000-default.conf
+grep -q '^Listen ${APACHE_HTTP_PORT}$' /etc/apache2/ports.conf &&
+  grep -q '^<VirtualHost \*:${APACHE_HTTP_PORT}>$' /etc/apache2/sites-available/000-default.conf ||
+  { echo "configure.sh: apache2's ports.conf or default site is not as expected" >&2; exit 1; }
+
 # --- the daemons that are not root under capinit
 # nginx's temporary files (master and workers are www-data); Debian
 # leaves /var/lib/nginx to a root master

@@ -3,7 +3,8 @@
 # (make debian: BUILDDIR/debian/) in QEMU: TCG (KVM does not work on these
 # machines), 2 CPUs, 1 GiB, the disk on virtio, read-write, Debian's
 # kernel and initrd, and QEMU's user network with restrict=on: the guest
-# reaches nothing outside QEMU; three host ports reach its 22, 25 and 80.
+# reaches nothing outside QEMU; four host ports reach its ssh, smtp, nginx
+# and apache2 (below: where each lands depends on the init).
 #
 #   boot   interactive: the serial console is this terminal (Ctrl-A X
 #          quits QEMU), ports 127.0.0.1:2222, 2525 and 8080
@@ -16,7 +17,8 @@
 #                the kernel's command line, the default) or systemd (no
 #                init=: the image's /sbin/init)
 #   DEBIAN_DISK=FILE   the root disk (BUILDDIR/debian/disk.ext4)
-#   DEBIAN_PORTS="SSH SMTP HTTP"   the host ports (2222 2525 8080)
+#   DEBIAN_PORTS="SSH SMTP HTTP [APACHE]"   the host ports (2222 2525 8080
+#                8081; without a fourth, apache2 is not forwarded)
 #   DEBIAN_KERNEL=vmlinux|vmlinuz  vmlinux (the default, when the build
 #                made it) is the same kernel uncompressed, booted through
 #                PVH, which saves the bzImage's decompression under TCG
@@ -37,18 +39,32 @@ kernel=$D/vmlinuz
 if [ "${DEBIAN_KERNEL:-vmlinux}" = vmlinux ] && [ -s "$D/vmlinux" ]; then kernel=$D/vmlinux; fi
 [ -f "$kernel" ] || die "no kernel $kernel (make debian)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make debian installs it)"
-set -- ${DEBIAN_PORTS:-2222 2525 8080}
-[ $# = 3 ] || die "DEBIAN_PORTS needs three ports (ssh, smtp, http)"
-fwd="hostfwd=tcp:127.0.0.1:$1-:22,hostfwd=tcp:127.0.0.1:$2-:25,hostfwd=tcp:127.0.0.1:$3-:80"
+set -- ${DEBIAN_PORTS:-2222 2525 8080 8081}
+[ $# = 3 ] || [ $# = 4 ] || die "DEBIAN_PORTS needs three or four ports (ssh, smtp, http[, apache2])"
+
+# Where each forwarded port lands in the guest depends on the init.
+#   capinit: postfix and apache2 have network cards of their own
+#            (postfix.svc, apache2.svc: macvlan on eth0), with their own
+#            addresses; sshd and nginx are on the guest's own, 10.0.2.15
+#            (QEMU's default target, left empty below).
+#   systemd: every daemon is on the guest's own address, as Debian's
+#            units run them; apache2 on port 81 there, since nginx has
+#            80 (ports.conf, rootfs/debian/configure.sh).
+case ${DEBIAN_INIT:-capinit} in
+  capinit) smtp_to=10.0.2.25:25 apache_to=10.0.2.80:80 ;;
+  systemd) smtp_to=:25 apache_to=:81 ;;
+  *) die "DEBIAN_INIT must be capinit or systemd" ;;
+esac
+fwd="hostfwd=tcp:127.0.0.1:$1-:22,hostfwd=tcp:127.0.0.1:$2-$smtp_to,hostfwd=tcp:127.0.0.1:$3-:80"
 ports="ssh 127.0.0.1:$1, smtp 127.0.0.1:$2, http 127.0.0.1:$3"
+if [ $# = 4 ]; then
+  fwd="$fwd,hostfwd=tcp:127.0.0.1:$4-$apache_to"
+  ports="$ports, apache2 127.0.0.1:$4"
+fi
 ssh_port=$1
 
 append="root=/dev/vda rw console=ttyS0 net.ifnames=0 quiet no_timer_check panic=-1"
-case ${DEBIAN_INIT:-capinit} in
-  capinit) append="$append init=/usr/sbin/capinit" ;;
-  systemd) ;;
-  *) die "DEBIAN_INIT must be capinit or systemd" ;;
-esac
+[ "${DEBIAN_INIT:-capinit}" = systemd ] || append="$append init=/usr/sbin/capinit"
 [ -z "${DEBIAN_APPEND:-}" ] || append="$append $DEBIAN_APPEND"
 [ -z "${DEBIAN_CMDLINE:-}" ] || append=$DEBIAN_CMDLINE
 

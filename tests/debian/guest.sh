@@ -2,9 +2,9 @@
 # sourced after tests/lib.sh, with B the build directory.
 #
 # guest_setup NAME: the image's files there (else "Bail out!"), OUT a new
-# directory BUILDDIR/qemu/NAME.XXXXXX holding a copy of the disk, three
-# free host ports for the guest's ssh, smtp and http (SSH_PORT, SMTP_PORT,
-# HTTP_PORT), and on exit QEMU (qpid) killed, the disk copy removed and OUT
+# directory BUILDDIR/qemu/NAME.XXXXXX holding a copy of the disk, four
+# free host ports for the guest's ssh, smtp, http (nginx) and apache2
+# (SSH_PORT, SMTP_PORT, HTTP_PORT, APACHE_PORT), and on exit QEMU (qpid) killed, the disk copy removed and OUT
 # kept only after a failure.  gssh runs a command in the guest, as root,
 # with the tests' key.
 D=$B/debian
@@ -22,8 +22,8 @@ guest_setup() {
   trap guest_cleanup EXIT
   trap 'exit 130' INT TERM
   cp --sparse=always "$D/disk.ext4" "$out/disk.ext4"
-  set -- $($PROBE ports 3)
-  SSH_PORT=$1 SMTP_PORT=$2 HTTP_PORT=$3
+  set -- $($PROBE ports 4)
+  SSH_PORT=$1 SMTP_PORT=$2 HTTP_PORT=$3 APACHE_PORT=$4
 }
 
 guest_cleanup() {

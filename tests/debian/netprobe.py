@@ -19,6 +19,9 @@ QEMU's forwarded ports.
       server's final reply
   netprobe.py http PORT [PATH]
       GET PATH (/): prints the status code, then the body
+  netprobe.py server PORT
+      GET /: prints the status code and the product of the Server header
+      (its first word without the version: nginx, Apache)
 """
 import smtplib
 import socket
@@ -122,6 +125,14 @@ def main(argv):
                 sys.stdout.write(r.read().decode("latin-1"))
         except urllib.error.HTTPError as e:
             print(e.code)
+        return 0
+    if len(argv) == 3 and argv[1] == "server":
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d/" % int(argv[2]), timeout=60) as r:
+                code, server = r.status, r.headers.get("Server", "-")
+        except urllib.error.HTTPError as e:
+            code, server = e.code, e.headers.get("Server", "-")
+        print(code, server.split()[0].split("/")[0] if server.strip() else "-")
         return 0
     sys.stderr.write(__doc__)
     return 100

@@ -7,16 +7,24 @@
 #              user network with restrict=on; capinit says every service
 #              is ready; capctl status exits 0
 #   ssh        a login with the tests' key runs a command
-#   smtp       a mail from the host to port 25 for root@localhost lands in
+#   smtp       a mail from the host to port 25 (postfix's own card,
+#              10.0.2.25, through QEMU's forward) for root@localhost lands in
 #              /var/mail/root (local delivery as root), and one for a
 #              user added for the test lands in /var/mail/USER, owned by
 #              that user: local switched to the recipient
-#   http       nginx answers 200 with Debian's page
+#   http       nginx answers 200 with Debian's page; apache2 answers 200
+#              with Debian's page on its own card (10.0.2.80)
+#   cards      postfix's master and apache2's see the links lo and eth0
+#              alone (/proc/PID/net/dev), eth0 with their file's address;
+#              the guest's own network has neither address (the control:
+#              10.0.2.15 is there, and each address is in its service's
+#              namespace)
 #   chrony     chronyd runs as _chrony with cap_sys_time alone, as its
 #              file declares, and serves its local clock (chronyc)
-#   verify     capctl verify passes: sshd and postfix "dropped" (sshd's
-#              cleared groups, postfix's children as postfix), the others
-#              "ok"
+#   verify     capctl verify passes, the cards' links, address and route
+#              included: sshd, postfix and apache2 "dropped" (sshd's
+#              cleared groups, postfix's children as postfix, apache2's
+#              as www-data), the others "ok"
 #   processes  every process of every daemon, read from /proc in the guest
 #              and told apart by its program: none holds a capability
 #              outside its service file's declaration (CapPrm, CapEff
@@ -47,7 +55,7 @@ guest_setup debian
 ms() { date +%s%3N; }
 t0=$(ms)
 t0ns=$(date +%s%N)
-DEBIAN_DISK=$out/disk.ext4 DEBIAN_PORTS="$SSH_PORT $SMTP_PORT $HTTP_PORT" \
+DEBIAN_DISK=$out/disk.ext4 DEBIAN_PORTS="$SSH_PORT $SMTP_PORT $HTTP_PORT $APACHE_PORT" \
   sh rootfs/debian/qemu.sh run "$B" "$out" &
 qpid=$!
 console() { tr -d '\r' < "$out/console.log"; }
@@ -106,8 +114,33 @@ t_eq "$(gssh grep -c "'postfix/local.*status=sent (delivered to mailbox)'" /var/
   "postfix's log: local delivered both to the mailbox"
 
 # ------------------------------------------------ http
-$PROBE http "$HTTP_PORT" > "$out/http.txt" 2>&1
-t_eq "$(head -n 1 "$out/http.txt") $(grep -c '<title>Welcome to nginx!</title>' "$out/http.txt")" "200 1" "http: nginx answers 200 with Debian's page"
+# Debian's nginx and apache2 share /var/www/html, where apache2's
+# index.html (its page) comes first: nginx's own page by its name, and
+# the Server header says who answers
+$PROBE http "$HTTP_PORT" /index.nginx-debian.html > "$out/http.txt" 2>&1
+t_eq "$(head -n 1 "$out/http.txt") $(grep -c '<title>Welcome to nginx!</title>' "$out/http.txt") $($PROBE server "$HTTP_PORT")" "200 1 200 nginx" \
+  "http: nginx answers 200 with Debian's page (index.nginx-debian.html; Server: nginx)"
+$PROBE http "$APACHE_PORT" > "$out/apache.txt" 2>&1
+t_eq "$(head -n 1 "$out/apache.txt") $(grep -c '<title>Apache2 Debian Default Page: It works</title>' "$out/apache.txt") $($PROBE server "$APACHE_PORT")" "200 1 200 Apache" \
+  "http: apache2 answers 200 with Debian's page, on its own card (QEMU forwards the port to 10.0.2.80:80)"
+
+# ------------------------------------------------ the cards
+# postfix's master (its pid file: private-pids = no) and apache2's (capctl
+# status names the process capinit started)
+ppid_postfix=$(gssh cat /var/spool/postfix/pid/master.pid | tr -d ' ')
+ppid_apache=$(gssh capctl status | awk '$1 == "apache2" { print $3 }')
+for sp in postfix:$ppid_postfix:10.0.2.25 apache2:$ppid_apache:10.0.2.80; do
+  s=${sp%%:*} p=${sp#*:}; a=${p#*:}; p=${p%%:*}
+  t_eq "$(gssh readlink /proc/$p/exe)" "$([ $s = postfix ] && echo /usr/lib/postfix/sbin/master || echo /usr/sbin/apache2)" \
+    "$s: its master is pid $p"
+  t_eq "$(gssh "awk -F: 'NR > 2 { gsub(/ /, \"\", \$1); print \$1 }' /proc/$p/net/dev" | sort | tr '\n' ' ')" "eth0 lo " \
+    "$s: its network has the links lo and eth0 alone (/proc/$p/net/dev)"
+  t_eq "$(gssh nsenter -t "$p" -n ip -4 -o addr show dev eth0 | awk '{ print $4 }')" "$a/24" \
+    "... its eth0 has its file's address, $a/24 (the control for the next)"
+  t_eq "$(gssh ip -4 -o addr | grep -c "inet $a/")" 0 "... which the guest's own network does not have"
+done
+t_eq "$(gssh ip -4 -o addr show dev eth0 | awk '{ print $4 }')" 10.0.2.15/24 \
+  "the guest's own eth0 has its own address, 10.0.2.15/24 (the control: the same command sees addresses)"
 
 # ------------------------------------------------ declarations (the service files)
 capmask() { # NAMES...: the mask of these capabilities, from the kernel's header
@@ -126,10 +159,11 @@ EOF
 svcdir=rootfs/debian/overlay/etc/capinit/services
 key() { sed -n "s/^$2 = //p" "$svcdir/$1.svc"; }
 full=$(gssh sed -n 's/^CapBnd:[[:space:]]*//p' /proc/1/status)
-for s in postfix nginx chrony rsyslog; do
+for s in postfix nginx chrony rsyslog apache2; do
   eval "caps_$s=$(capmask $(key $s capabilities | tr ',' ' '))"
 done
 t_eq "$caps_chrony" 0000000002000000 "chrony.svc declares cap_sys_time alone"
+t_eq "$caps_apache2" 00000000000004c0 "apache2.svc declares cap_setgid, cap_setuid and cap_net_bind_service alone"
 t_eq "$caps_nginx $(key nginx listen)" "0000000000000000 0.0.0.0:80 [::]:80" \
   "nginx.svc declares no capability: capinit binds its port 80 (listen), IPv4 and IPv6"
 
@@ -145,8 +179,8 @@ t_eq "$(sort -u "$out/chronyd.txt")" "100 100 100 100 $caps_chrony $caps_chrony 
 gssh capctl verify > "$out/verify.txt" 2>&1
 rc=$?
 t_eq "$rc:$(sed -n 's/^name=\([^\t]*\)\tresult=\([a-z]*\).*/\1=\2/p' "$out/verify.txt" | tr '\n' ' ')" \
-  "0:chrony=ok getty=ok network=skipped nginx=ok postfix=dropped postfix-chroot=skipped rsyslog=ok rundirs=skipped sshd=dropped " \
-  "capctl verify passes: sshd and postfix hold less than predicted (dropped), the others exactly it"
+  "0:apache2=dropped chrony=ok getty=ok network=skipped nginx=ok postfix=dropped postfix-chroot=skipped rsyslog=ok rundirs=skipped sshd=dropped " \
+  "capctl verify passes (the cards of postfix and apache2 as their files say): sshd, postfix and apache2 hold less than predicted (dropped), the others exactly it"
 sed 's/^/#   /' "$out/verify.txt"
 
 # ------------------------------------------------ blame
@@ -177,6 +211,7 @@ service_of() { # EXE: the service whose program it is
   case $1 in
     /usr/lib/postfix/sbin/*) echo postfix ;;
     /usr/sbin/nginx) echo nginx ;;
+    /usr/sbin/apache2) echo apache2 ;;
     /usr/sbin/chronyd) echo chrony ;;
     /usr/sbin/rsyslogd) echo rsyslog ;;
     /usr/sbin/sshd) echo sshd ;;
@@ -186,9 +221,10 @@ service_of() { # EXE: the service whose program it is
   esac
 }
 # the user of each service's processes: fixed by Debian's packages
-uid_ok() { # SERVICE EXE UIDS
+uid_ok() { # SERVICE EXE UIDS PID
   case $1:$3 in
-    nginx:33,33,33,33 | chrony:100,100,100,100 | rsyslog:0,0,0,0) return 0 ;;
+    nginx:33,33,33,33 | chrony:100,100,100,100 | rsyslog:0,0,0,0 | apache2:33,33,33,33) return 0 ;;
+    apache2:0,0,0,0) [ "$4" = "$ppid_apache" ] ;;  # its master alone
     postfix:0,0,0,0) [ "$2" = /usr/lib/postfix/sbin/master ] ;;
     postfix:102,102,102,102) [ "$2" != /usr/lib/postfix/sbin/master ] ;;
     postfix:0,*,0,*) [ "$2" = /usr/lib/postfix/sbin/local ] ;;  # between two deliveries
@@ -215,19 +251,21 @@ while read -r pid ppid uid prm eff bnd exe; do
     echo "#     ^ holds full root"
     bad=$((bad + 1))
   fi
-  if ! uid_ok "$s" "$exe" "$uid"; then
+  if ! uid_ok "$s" "$exe" "$uid" "$pid"; then
     echo "#     ^ not the user $s runs as"
     bad=$((bad + 1))
   fi
 done < "$out/procs.txt"
-t_eq "$bad" 0 "no process of postfix, nginx, chrony or rsyslog holds a capability outside its declaration, full root, or another user"
-t_eq "$(echo $seen | tr ' ' '\n' | sort -u | tr '\n' ' ')" "chrony getty nginx postfix rsyslog sshd " "... processes of each daemon were seen"
+t_eq "$bad" 0 "no process of postfix, nginx, apache2, chrony or rsyslog holds a capability outside its declaration, full root, or another user"
+t_eq "$(echo $seen | tr ' ' '\n' | sort -u | tr '\n' ' ')" "apache2 chrony getty nginx postfix rsyslog sshd " "... processes of each daemon were seen"
 t_ok $([ "$(awk '$7 ~ /^\/usr\/lib\/postfix\/sbin\// { n++ } END { print n + 0 }' "$out/procs.txt")" -ge 3 ] && echo 0 || echo 1) \
   "postfix: its master and at least two daemons (qmgr, pickup...) were looked at"
 t_eq "$(awk '$7 == "/usr/sbin/nginx" { n++ } END { print n + 0 }' "$out/procs.txt")" 3 "nginx: its master and its two workers were looked at"
+t_ok $([ "$(awk '$7 == "/usr/sbin/apache2" { n++ } END { print n + 0 }' "$out/procs.txt")" -ge 3 ] && echo 0 || echo 1) \
+  "apache2: its master and at least two children were looked at"
 # what capinit counts as each service's: the same processes
 mismatch=0
-for s in postfix nginx chrony rsyslog sshd getty; do
+for s in postfix nginx apache2 chrony rsyslog sshd getty; do
   for snap in a c; do
     sed -n "s/^process=\([0-9]*\)\tname=$s\t.*/\1/p" "$out/verify-$snap.txt"
   done | sort -u > "$out/pids.$s"
@@ -241,13 +279,13 @@ while read -r pid ppid uid prm eff bnd exe; do
     mismatch=$((mismatch + 1))
   fi
 done < "$out/procs.txt"
-for s in postfix nginx chrony rsyslog getty; do
+for s in postfix nginx apache2 chrony rsyslog getty; do
   while read -r pid; do
     exe=$(awk -v p="$pid" '$1 == p { print $7 }' "$out/procs.txt")
     [ -z "$exe" ] && continue  # gone since
-    # a private-pids service's reaper runs capinit's code (rsyslog: a
-    # contained uid 0 gets a PID namespace of its own)
-    [ "$(service_of "$exe")" = capinit ] && [ $s = rsyslog ] && continue
+    # a private-pids service's reaper runs capinit's code (rsyslog,
+    # apache2: a contained uid 0 gets a PID namespace of its own)
+    [ "$(service_of "$exe")" = capinit ] && { [ $s = rsyslog ] || [ $s = apache2 ]; } && continue
     if [ "$(service_of "$exe")" != $s ]; then
       echo "#   pid $pid ($exe) is counted under $s by capinit"
       mismatch=$((mismatch + 1))
