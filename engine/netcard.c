@@ -258,7 +258,9 @@ char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, s
   else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_PROBE)
     snprintf(buf, len, "probe %s on %s before claiming it (an ARP probe, RFC 5227)", a, CT_CARD_NAME);
   else if (f->stage == STAGE_ADDRESS)
-    snprintf(buf, len, "give %s the address %s/%u", CT_CARD_NAME, a, ct ? ct->prefix : 0);
+    snprintf(buf, len, "give %s the address %s/%u%s%s%s", CT_CARD_NAME, a, ct ? ct->prefix : 0,
+             f->err == EADDRINUSE ? " (another ipvlan card on " : "", f->err == EADDRINUSE ? parent : "",
+             f->err == EADDRINUSE ? " has it: give the service a free address)" : "");
   else snprintf(buf, len, "add the default route via %s on %s", g, CT_CARD_NAME);
   return buf;
 }

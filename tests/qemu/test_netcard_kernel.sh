@@ -12,7 +12,9 @@
 #     link's name (the card is born ciPID and renamed);
 #   - a link already named ciPID in capinit's network: EEXIST, said;
 #   - an ipvlan card on a parent that carries a macvlan card: EBUSY, said;
-#     the control: the same card once the macvlan's service is gone.
+#     the control: the same card once the macvlan's service is gone;
+#   - a second ipvlan card with a running one's address: the kernel's
+#     ipvlan refuses it at stage address (EADDRINUSE), said.
 # After every case the guest's own network holds lo, eth0 and the spare
 # dummy only: a failed start leaves no link behind.
 B=${1:-build}
@@ -85,7 +87,28 @@ echo "BG $(links /proc/$bg/net/dev)"
 case_ busy card ipvlan 10.9.0.4
 kill $bg
 wait $bg
+# the macvlan card goes with its namespace, which the kernel frees in a
+# work queue after the last process left: until then the parent still
+# carries it (EBUSY); bounded
+i=0
+while case_ ipvlan card ipvlan 10.9.0.4 | grep -q '^ERR ipvlan .*Resource busy$' && [ $i -lt 100 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
 case_ ipvlan card ipvlan 10.9.0.4
+# two ipvlan cards with one address: they share the parent's MAC, and
+# the kernel's ipvlan refuses the second address itself (EADDRINUSE)
+/b/capexec -k network=ipvlan:eth0 -k address=10.9.0.5/24 -- /bin/sleep 60 &
+bg=$!
+i=0
+until [ "$(links /proc/$bg/net/dev 2>/dev/null)" = "lo eth0 " ] && [ "$(cat /proc/$bg/comm)" = sleep ] || [ $i -ge 300 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+echo "BG2 $(links /proc/$bg/net/dev)"
+case_ ipdup card ipvlan 10.9.0.5
+kill $bg
+wait $bg
 echo DONE
 poweroff -f
 EOF2
@@ -132,4 +155,10 @@ $(out LINKS ipvlan)" "rc=0
 lo eth0 
 lo 127.0.0.1/8 eth0 10.9.0.4/24 
 $L" "control: the macvlan's service gone, the same ipvlan card is made"
+t_eq "$(out BG2)" "lo eth0 " "control: an ipvlan card's service running at 10.9.0.5"
+t_eq "$(out CASE ipdup)
+$(out ERR ipdup)
+$(out LINKS ipdup)" "rc=115
+capexec: fatal: unable to give eth0 the address 10.9.0.5/24 (another ipvlan card on eth0 has it: give the service a free address) (stage address): Address in use
+$L" "a second ipvlan card with that address: stage address, EADDRINUSE from the kernel's ipvlan, said; no link left"
 t_done
