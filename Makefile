@@ -581,7 +581,11 @@ check-debian: debian deb-all $(CHECK_STAMP)
 #       rootfs/oci's example services, entrypoint `capinit --container -c
 #       /etc/capinit` (mk/oci.sh; reproducible: SOURCE_DATE_EPOCH)
 #   make check-oci   the image under runc and crun (tests/oci/, 70-80 s;
-#       TIERS=oci in tests/run), which .ci/run may run beside make check
+#       TIERS=oci in tests/run), which .ci/run may run beside make check,
+#       then the peers' suites (tests/peers/, make check-peers)
+#   make check-peers dumb-init's and tini's own test suites against capinit
+#       --container (tests/peers/: Debian's source packages into
+#       build/peers, mk/deps.sh peers; about 2 minutes: TIERS=peers)
 OCI_STAMP := $(B)/.deps-oci
 OCI := $(B)/oci/capinit.tar
 
@@ -594,11 +598,14 @@ $(OCI): $(B)/bin/capinit $(B)/bin/capctl $(BUSYBOX) $(ARCH_FILE) mk/oci.sh $(she
 	$(say) OCI $@
 	$(Q)sh mk/oci.sh $(B) $(DEB_ARCH) $(B)/oci >/dev/null
 
-.PHONY: oci check-oci
+.PHONY: oci check-oci check-peers
 oci: $(OCI)
 
 check-oci: $(OCI) $(CHECK_STAMP)
-	@TIERS=oci UNIT=no sh tests/run $(B)
+	@TIERS="oci peers" UNIT=no sh tests/run $(B)
+
+check-peers: all $(CHECK_STAMP)
+	@TIERS=peers UNIT=no sh tests/run $(B)
 # ---- end of the container image block -------------------------------------
 
 install: all

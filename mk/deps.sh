@@ -16,7 +16,11 @@
 # their probes), oci (make oci, check-oci: the image layout's tools
 # (tar, gzip, sha256sum, jq for its JSON), the two OCI runtimes runc and
 # crun, umoci that unpacks the image into a bundle, skopeo that reads it
-# as another tool would, capsh that decodes the capability masks).
+# as another tool would, capsh that decodes the capability masks),
+# peers (make check-peers: dpkg-dev, which apt-get source unpacks with,
+# gcc for tini's sigconf-test, unshare, and what dumb-init's and tini's
+# own test suites import or run: pytest and its timeout plugin, py,
+# psutil, pexpect, prctl, and `python` for their #!/usr/bin/env python).
 # For another architecture (make ARCH=arm64 or armhf): cross-ARCH (Debian's
 # cross compiler, musl and kernel headers for ARCH), user-ARCH (qemu-user,
 # which runs ARCH's programs here: the image builder, the tests), image-ARCH
@@ -43,6 +47,7 @@ pkgs_image="qemu-system-x86 cpio gzip libcap2-bin e2fsprogs squashfs-tools binut
 pkgs_deb="dpkg-dev gzip"
 pkgs_debian="lintian mmdebstrap qemu-system-x86 e2fsprogs openssh-client python3 xz-utils util-linux"
 pkgs_oci="tar gzip coreutils jq runc crun umoci skopeo libcap2-bin procps"
+pkgs_peers="dpkg-dev gcc libc6-dev util-linux procps python3 python-is-python3 python3-pytest python3-pytest-timeout python3-py python3-psutil python3-pexpect python3-prctl"
 
 # Debian's GNU triplet of each architecture a cross build knows
 triplet() {
@@ -71,6 +76,7 @@ for group in "$@"; do
     deb) want="$want $pkgs_deb" ;;
     debian) want="$want $pkgs_deb $pkgs_debian" ;;
     oci) want="$want $pkgs_oci" ;;
+    peers) want="$want $pkgs_peers" ;;
     pkg:*)
       p=${group#pkg:}
       # a name, not an option or several words for apt-get

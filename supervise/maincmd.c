@@ -24,9 +24,10 @@ static void child_fail(char const *cmd, int e)
   _exit(e == ENOENT ? 127 : 126);
 }
 
-static void child(maincmd const *m)
+/* fg: capinit's group was the terminal's foreground one, known before the
+ * fork: the parent's setpgid may move the child before it could ask. */
+static void child(maincmd const *m, int fg)
 {
-  int fg = tcgetpgrp(0) == getpgrp();
   if (m->err >= 0) dup2(m->err, 2);
   setpgid(0, 0);
   /* SIGTTOU is still blocked: a background group may take the terminal */
@@ -38,9 +39,10 @@ static void child(maincmd const *m)
 
 int maincmd_start(maincmd *m)
 {
+  int fg = tcgetpgrp(0) == getpgrp();
   pid_t pid = fork();
   if (pid < 0) return -1;
-  if (pid == 0) child(m);
+  if (pid == 0) child(m, fg);
   m->pid = pid;
   m->status = -1;
   /* the parent's setpgid too: a signal forwarded before the child's own

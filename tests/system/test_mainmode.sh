@@ -207,4 +207,22 @@ for how in pid1 plain; do
   t_eq "$sv_rc" 143 "$how: CMD (the helper) killed by the forwarded SIGTERM: 143"
 done
 
+# a terminal: capinit's group is its foreground one (script(1) gives capinit
+# a pty it leads), so CMD's group becomes it: CMD's pgid is the terminal's
+# foreground group.  The child used to ask whether capinit was in the
+# foreground after the parent had already moved it to its own group, and
+# left CMD in the background (stopped by SIGTTIN at its first read: dumb-init's
+# tty tests, docs/decisions.md "The peers' suites"): 5 tries out of 5.
+if command -v script >/dev/null; then
+  for i in 1 2 3 4 5; do
+    rm -rf "$T/run"
+    script -qec "'$CAPINIT' --container -c '$T/c' -r '$T/run' -- sh -c 'ps -o pgid=,tpgid= -p \$\$'" /dev/null \
+      </dev/null 2>/dev/null | grep -v capinit | tr -d '\r' >"$T/tty$i"
+    read -r pg tp <"$T/tty$i" || pg=none
+    t_eq "$pg" "${tp:-}" "a terminal ($i/5): CMD's group is the terminal's foreground group"
+  done
+else
+  for i in 1 2 3 4 5; do t_ok true "a terminal ($i/5) # SKIP no script(1) (util-linux)"; done
+fi
+
 t_done
