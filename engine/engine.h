@@ -39,13 +39,9 @@ enum {
 };
 
 /* priv_fail.arg of stages card and address: the host's netlink socket,
- * bringing eth0 up, (stage card) the service's socket, finding the new
- * card with it and naming it eth0, or (stage address) the ARP probe of
- * the address before it is claimed. */
-enum { NC_ARG_SOCKET = -20, NC_ARG_UP = -21, NC_ARG_NAME = -22, NC_ARG_PROBE = -23 };
-/* The probe: NC_PROBES ARP requests, each answered within NC_PROBE_MS */
-#define NC_PROBES 2
-#define NC_PROBE_MS 100
+ * bringing eth0 up, or (stage card) the service's socket, finding the new
+ * card with it and naming it eth0. */
+enum { NC_ARG_SOCKET = -20, NC_ARG_UP = -21, NC_ARG_NAME = -22 };
 
 /* Stages card, address and route (engine/netcard.c), after unshare:
  * host is a NETLINK_ROUTE socket opened in capinit's network before it
