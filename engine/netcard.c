@@ -33,8 +33,10 @@ static int put_u32(nl_msg *m, int type, unsigned v)
   return nl_put(m, type, &v, sizeof v) ? 0 : -1;
 }
 
-/* the card's first name, ciPID: the child's pid in its own PID namespace
- * (two children of one capinit never share one) */
+/* the card's first name, ciPID: the child's pid in its own PID namespace.
+ * Two children may share one (ci2, under private-pids) without a clash:
+ * each link is born in its own child's namespace, under the kernel's
+ * rtnl lock; only a link of that name in capinit's network clashes. */
 static void first_name(char *name, size_t len)
 {
   snprintf(name, len, "ci%ld", (long)syscall(SYS_getpid));
