@@ -67,6 +67,15 @@ case_() { # NAME COMMAND...: its exit status, its lines, the guest's links after
 card() { # KIND ADDRESS
   /b/capexec -k network="$1":eth0 -k address="$2"/24 -- /bin/sh -c "$look"
 }
+running() { # KIND ADDRESS: a card's service in the background ($bg), once it sleeps in its network
+  /b/capexec -k network="$1":eth0 -k address="$2"/24 -- /bin/sleep 60 &
+  bg=$!
+  i=0
+  until [ "$(links /proc/$bg/net/dev 2>/dev/null)" = "lo eth0 " ] && [ "$(cat /proc/$bg/comm)" = sleep ] || [ $i -ge 300 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+}
 case_ nomacvlan card macvlan 10.9.0.2
 case_ noipvlan card ipvlan 10.9.0.2
 insmod /m/macvlan.ko
@@ -76,13 +85,7 @@ case_ macvlan card macvlan 10.9.0.2
 case_ taken sh -c 'ip link set dummy1 name ci$$; exec /b/capexec -k network=macvlan:eth0 -k address=10.9.0.2/24 -- /bin/true'
 for l in $(links); do case $l in ci*) ip link set "$l" name dummy1 ;; esac; done
 echo "LINKS back $(links)"
-/b/capexec -k network=macvlan:eth0 -k address=10.9.0.3/24 -- /bin/sleep 60 &
-bg=$!
-i=0
-until [ "$(links /proc/$bg/net/dev 2>/dev/null)" = "lo eth0 " ] && [ "$(cat /proc/$bg/comm)" = sleep ] || [ $i -ge 300 ]; do
-  sleep 0.1
-  i=$((i + 1))
-done
+running macvlan 10.9.0.3
 echo "BG $(links /proc/$bg/net/dev)"
 case_ busy card ipvlan 10.9.0.4
 kill $bg
@@ -98,13 +101,7 @@ done
 case_ ipvlan card ipvlan 10.9.0.4
 # two ipvlan cards with one address: they share the parent's MAC, and
 # the kernel's ipvlan refuses the second address itself (EADDRINUSE)
-/b/capexec -k network=ipvlan:eth0 -k address=10.9.0.5/24 -- /bin/sleep 60 &
-bg=$!
-i=0
-until [ "$(links /proc/$bg/net/dev 2>/dev/null)" = "lo eth0 " ] && [ "$(cat /proc/$bg/comm)" = sleep ] || [ $i -ge 300 ]; do
-  sleep 0.1
-  i=$((i + 1))
-done
+running ipvlan 10.9.0.5
 echo "BG2 $(links /proc/$bg/net/dev)"
 case_ ipdup card ipvlan 10.9.0.5
 kill $bg
