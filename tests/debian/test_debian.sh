@@ -41,6 +41,11 @@
 #              since the boot, logs after it; rsyslog's /dev is a tmpfs
 #              without block devices, kmsg or console, capinit's has them
 #              (tests/debian/syslog.sh)
+#   read-only  from each contained daemon's mount namespace (postfix,
+#              apache2, rsyslog, chrony), its file's read-write paths are
+#              writable, every other path tried is not (EROFS), and the
+#              same paths are writable in the machine's tree
+#              (tests/debian/rofs.sh)
 #   power off  Debian's own poweroff (systemctl, which without systemd
 #              writes runlevel 0 to /run/initctl): QEMU exits 0, and
 #              e2fsck -fn on the host finds the disk clean
@@ -293,6 +298,29 @@ for s in postfix nginx apache2 chrony rsyslog getty; do
   done < "$out/pids.$s"
 done
 t_eq "$mismatch" 0 "the processes capctl verify -p counts as each daemon's are the ones that run its program"
+
+# ------------------------------------------------ read-only trees
+# Each contained daemon's tree, from its own mount namespace: a write in
+# each path its file declares read-write succeeds, in every other tried
+# (/, /etc, /usr/lib, /root, /home, /var/www/html, /var/lib/dpkg,
+# /var/lib/capinit and the other daemons' read-write paths) the mount
+# refuses it (EROFS), though the writer is this login's root; the same
+# paths in the machine's tree are writable, the control
+# (tests/debian/rofs.sh, in the guest)
+# (19 paths: the 8 fixed and the 11 of the four files; each daemon tries
+# those not its own nor below its own: 15 + 18 + 13 + 16)
+ROFS_PATHS=19 ROFS_OTHERS=62
+gssh sh -s postfix apache2 rsyslog chrony < tests/debian/rofs.sh > "$out/rofs.txt" 2>&1
+sed 's/^/#   /' "$out/rofs.txt"
+rofs() { awk -v k="$1" -v w="$2" '$2 == k && $4 != w { print $1 ":" $3 ":" $4 }' "$out/rofs.txt" | tr '\n' ' '; }
+t_eq "$(awk '$2 == "declared" { print $1 ":" $3 }' "$out/rofs.txt" | tr '\n' ' ')" \
+  "postfix:/var/spool/postfix postfix:/var/lib/postfix postfix:/var/mail apache2:/var/log/apache2 rsyslog:/var/log rsyslog:/var/spool/rsyslog rsyslog:/var/lib/rsyslog rsyslog:/var/spool/postfix/dev chrony:/run chrony:/var/lib/chrony chrony:/var/log/chrony " \
+  "read-only trees: each daemon's declared read-write paths, tried in its own mount namespace"
+t_eq "$(rofs declared rw)" "" "... are writable there"
+t_eq "$(awk '$2 == "other"' "$out/rofs.txt" | wc -l) $(rofs other ro)" "$ROFS_OTHERS " \
+  "... and every other path tried is read-only there (EROFS)"
+t_eq "$(awk '$2 == "control"' "$out/rofs.txt" | wc -l) $(rofs control rw)" "$ROFS_PATHS " \
+  "... where the machine's tree has the same paths writable (the control)"
 
 # ------------------------------------------------ syslog
 # rsyslog makes its socket in /var/lib/rsyslog, out of its own /dev;
