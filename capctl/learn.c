@@ -30,6 +30,7 @@
 #include "../conf/svc.h"
 #include "../conf/xalloc.h"
 #include "learn.h"
+#include "learn_files.h"
 #include "learn_out.h"
 #include "learn_record.h"
 #include "learn_run.h"
@@ -44,9 +45,11 @@ static void help(void)
 "\n"
 "Run the service of FILE.svc under capexec with the privilege the file\n"
 "gives (legacy root when it says nothing), trace every capability the\n"
-"kernel checks for its processes, and print the file with mode = noroot\n"
-"and the capabilities it was granted, each with the system calls that\n"
-"needed it, on standard output; a report on standard error.\n"
+"kernel checks for its processes and the paths they write, and print the\n"
+"file with mode = noroot, the capabilities it was granted, each with the\n"
+"system calls that needed it, read-only = yes and read-write for the\n"
+"directories it wrote into, on standard output; a report on standard\n"
+"error.\n"
 "\n"
 "  --time SECONDS  stop the service (TERM) after this long (default 10)\n"
 "  --check CMD     prove the proposal: /bin/sh -c CMD must pass with the\n"
@@ -166,9 +169,12 @@ static void report(learn_record const *r, learn_end const *end)
   else fprintf(stderr, "capctl: learn: the service was killed by signal %d\n", WTERMSIG(end->status));
   for (i = 0; i < LEARN_CAPS; i++) {
     learn_cap const *c = &r->cap[i];
-    if (c->granted || c->refused)
+    if (c->granted || c->refused) {
       fprintf(stderr, "capctl: learn: %s: granted %lu, refused %lu: %s\n", cap_name(i, name, sizeof name), c->granted,
               c->refused, learn_where_format(c->where, c->nwhere, where, sizeof where));
+      if (learn_objects_format(c->where, c->nwhere, where, sizeof where)[0])
+        fprintf(stderr, "capctl: learn: what %s was checked for: %s\n", name, where);
+    }
     if (c->quiet)
       fprintf(stderr, "capctl: learn: %s: quiet %lu, not proposed (%s): %s\n", cap_name(i, name, sizeof name), c->quiet,
               c->quiet_why, learn_where_format(c->qwhere, c->nqwhere, where, sizeof where));
@@ -220,6 +226,16 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     strerr_diefu2x(111, "trace capability checks: ", err);
   }
   fprintf(stderr, "capctl: learn: %s (tracefs: %s), with %s\n", t.src->name, t.where, run->file);
+  if (learn_files_open(&rec->files, err, sizeof err) < 0) {
+    learn_files_close(&rec->files);
+    rec->files.marked = 0;
+    fprintf(stderr, "capctl: learn: warning: the files it writes are not learned (%s): no read-write proposal\n", err);
+  } else {
+    t.files = &rec->files;
+    if (rec->files.unmarked)
+      fprintf(stderr, "capctl: learn: %u of %u file systems cannot report a directory's entries made, removed or"
+                      " renamed: there, only the files written are learned\n", rec->files.unmarked, rec->files.marked);
+  }
   rec->capexec = run->capexec;
   rec->trace = &t;
   if (learn_run_traced(run, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
@@ -234,6 +250,9 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     strerr_dief2x(111, "learn: interrupted by signal ", sig);
   }
   if (rec->lost) strerr_dief1x(111, "learn: the kernel dropped trace records: the proposal could miss a capability");
+  if (rec->files.lost) strerr_dief1x(111, "learn: the kernel dropped file events: the proposal could miss a file it wrote");
+  /* the last events were drained; no more are needed */
+  learn_files_stop(&rec->files);
   if (!rec->started) strerr_dief1x(1, "learn: the service's command never ran (see capexec's message)");
   report(rec, &end);
 }
@@ -257,6 +276,8 @@ int learn_main(int argc, char **argv)
   diag_print(&diags, "capctl", 2);
   if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
   text = read_text(run.file);
+  rec.uid0 = s->uid == 0;
+  rec.own_tmp = s->ct && container_own_tmp(s->ct);
   learn_traced(&run, &rec);
   caps = learn_granted(&rec);
   if (check) {
@@ -269,13 +290,15 @@ int learn_main(int argc, char **argv)
     if (proven) return 1;
   }
   /* capinit refuses an uncontained noroot uid 0 that could write its
-   * state (capinit.svc(5)): the files it writes are not learned yet */
-  if (s->uid == 0 && !(s->ct && container_read_only(s->ct)))
+   * state (capinit.svc(5)): the proposal has read-only = yes when the
+   * files written were learned */
+  if (s->uid == 0 && !rec.files.marked && !(s->ct && container_read_only(s->ct)))
     fprintf(stderr, "capctl: learn: note: uid 0 without read-only = yes could write capinit's state:"
                     " capctl check refuses the proposal until it has read-only = yes and read-write paths,"
                     " or a user\n");
   learn_propose(stdout, text, caps, &rec);
   if (fflush(stdout) != 0) strerr_diefu1sys(111, "write the proposal");
+  learn_files_close(&rec.files);
   free(text);
   svc_free(s);
   diag_free(&diags);

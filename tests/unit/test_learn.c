@@ -4,8 +4,10 @@
  * of them makes: the service begins after capexec, a check belongs to
  * the last system call of its process, quiet checks are set apart. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 
+#include "../../capctl/learn_files.h"
 #include "../../capctl/learn_record.h"
 #include "../../capctl/learn_trace.h"
 #include "t.h"
@@ -123,11 +125,75 @@ static void test_kprobe(void)
   t_ueq(learn_granted(&r), 1ULL << 10, "a result without its start: nothing");
 }
 
+/* the read-write proposal's directories: each file's parent, an ancestor
+ * alone, /dev left out, files straight in /tmp a private tmp's */
+static void test_dirs(void)
+{
+  char a[] = "/var/lib/x/a", b[] = "/var/lib/x/sub/b", c[] = "/var/lib/x-y/c", d[] = "/dev/shm/s", e[] = "/tmp/t",
+       f[] = "/srv/www/log", g[] = "/top", h[] = "/var/tmp/v", i[] = "/tmp/dir/z", j[] = "/var/lib/x/a";
+  char *p[] = { b, a, c, d, e, f, g, h, i, j };
+  char out[256] = "";
+  size_t n, k;
+  int tmp = 0;
+  n = learn_files_dirs(p, sizeof p / sizeof p[0], &tmp);
+  for (k = 0; k < n; k++) snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", k ? " " : "", p[k]);
+  t_streq(out, "/srv/www /tmp/dir /top /var/lib/x /var/lib/x-y", "read-write: parents, /var/lib/x/sub in /var/lib/x");
+  t_ok(tmp == 1, "files straight in /tmp, /var/tmp: a private tmp's");
+  {
+    char q1[] = "/srv/a/f", q2[] = "/tmp/t", q3[] = "/tmp/d/f";
+    char *q[] = { q1 }, *r[] = { q2, q3 };
+    n = learn_files_dirs(q, 1, &tmp);
+    t_ok(n == 1 && tmp == 0 && !strcmp(q[0], "/srv/a"), "control: one file, no tmp");
+    tmp = -1;
+    n = learn_files_dirs(r, 2, &tmp);
+    t_ok(n == 1 && tmp == 0 && !strcmp(r[0], "/tmp"), "*tmp negative: files straight in /tmp kept, /tmp");
+  }
+}
+
+/* the service's pids: every one the trace showed, past the table of
+ * processes (LEARN_PIDS, which forgets the oldest) */
+static void test_seen(void)
+{
+  static learn_record r;
+  char line[128];
+  long pid;
+  r.trace = &tr;
+  for (pid = 1000; pid < 1000 + 4 * LEARN_PIDS; pid++) {
+    snprintf(line, sizeof line, "  a-%ld [000] ..... 1.0: sys_enter: NR 0 (0, 0, 0, 0, 0, 0)", pid);
+    learn_record_line(line, &r);
+  }
+  t_ok(learn_record_has(&r, 1000) && learn_record_has(&r, 1000 + 4 * LEARN_PIDS - 1),
+       "the first and the last pid of 1024: the service's");
+  t_ok(!learn_record_has(&r, 999) && !learn_record_has(&r, 1000 + 4 * LEARN_PIDS) && !learn_record_has(&r, 0),
+       "control: a pid never shown, and 0, are not");
+}
+
+/* what a call acted on, from its arguments' values */
+static void test_object(void)
+{
+  unsigned long chown_args[6] = { 3, 1234, (unsigned long)-1, 0, 0, 0 }, sock[6] = { 10, 2 | 02000000, 17, 0, 0, 0 },
+                bind_args[6] = { 3, 0x7ffc, 16, 0, 0, 0 }, chmod_args[6] = { (unsigned long)-100, 0x7ffc, 04755, 0, 0, 0 };
+  char buf[64];
+  learn_where w[2] = { { SYS_fchown, "a", "" }, { SYS_bind, "b", "" } };
+  t_streq(learn_object(SYS_fchown, chown_args, buf, sizeof buf), "fd 3, uid 1234, gid -1", "fchown: fd, uid, gid");
+  t_streq(learn_object(SYS_socket, sock, buf, sizeof buf), "AF_INET6, SOCK_DGRAM, protocol 17",
+          "socket: the family and type by name, without SOCK_CLOEXEC");
+  t_streq(learn_object(SYS_fchmodat, chmod_args, buf, sizeof buf), "mode 4755", "fchmodat: the mode, in octal");
+  t_streq(learn_object(SYS_bind, bind_args, buf, sizeof buf), "", "bind: nothing (its address is in memory)");
+  t_streq(learn_object(-1, bind_args, buf, sizeof buf), "", "no call: nothing");
+  learn_object(SYS_fchown, chown_args, w[0].obj, sizeof w[0].obj);
+  t_streq(learn_objects_format(w, 2, buf, sizeof buf), "fchown (a): fd 3, uid 1234, gid -1",
+          "the calls with an object, bind's left out");
+}
+
 int main(void)
 {
   tr.src = &learn_sources[0];
   test_parse();
   test_record();
   test_kprobe();
+  test_dirs();
+  test_object();
+  test_seen();
   return t_done();
 }

@@ -1,0 +1,277 @@
+/* capctl/learn_files.c -- the files a service wrote, from the kernel:
+ * a fanotify(7) group of learn's own marks each file system of learn's
+ * mount table (FAN_MARK_FILESYSTEM: the superblock, whatever mount of it
+ * the service writes through, its own namespace's included) for
+ * FAN_CLOSE_WRITE, a file closed after it was opened for writing (made,
+ * truncated or written).  Each event carries the writer's pid and a
+ * descriptor of the file, whose path /proc/self/fd tells.  A second group
+ * (FAN_REPORT_DFID_NAME, Linux 5.9) reports the entries made, removed
+ * and renamed (FAN_CREATE, FAN_DELETE, FAN_MOVED_*, directories too) with
+ * their directory's handle, opened by open_by_handle_at(2) on the file
+ * system's mount, and their name; where a file system cannot report a
+ * directory (no file handles), only files written are seen there.  The events are every process's: learn_out.c keeps the
+ * service's (learn_record.c knows its pids).  The tracepoints of 6.18 give a syscall's path as an address
+ * only, and this kernel has no kprobe or eprobe to read it: fanotify is
+ * the same on 6.1 and 6.18. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "../conf/xalloc.h"
+#include "learn_files.h"
+
+/* file systems that no service file makes writable, or that have no
+ * files of their own to write */
+static char const skip_types[] =
+  " proc sysfs tracefs debugfs securityfs cgroup cgroup2 bpf pstore configfs fusectl mqueue binfmt_misc"
+  " efivarfs autofs nsfs devpts hugetlbfs rpc_pipefs selinuxfs ";
+
+/* The octal escapes of mountinfo (\040) undone, in place. */
+static void unescape(char *s)
+{
+  char *o = s;
+  for (; *s; s++) {
+    if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+      *o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+      s += 3;
+    } else {
+      *o++ = *s;
+    }
+  }
+  *o = 0;
+}
+
+/* Mark the file system of mp in the group of directories' entries, and
+ * keep a descriptor of it (to open the handles of its events): 1 marked, 0
+ * not (the file system cannot report a directory: no file handles) */
+static int mark_entries(learn_files *f, char const *mp)
+{
+  struct statfs sf;
+  unsigned i;
+  int fd;
+  if (f->dfd < 0 || statfs(mp, &sf) < 0) return 0;
+  for (i = 0; i < f->dmarked; i++)
+    if (!memcmp(f->mnt[i].fsid, &sf.f_fsid, sizeof f->mnt[i].fsid)) return 1;
+  if (f->dmarked == LF_MOUNTS) return 0;
+  if (fanotify_mark(f->dfd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+                    FAN_CREATE | FAN_DELETE | FAN_MOVED_FROM | FAN_MOVED_TO | FAN_ONDIR, AT_FDCWD, mp) < 0)
+    return 0;
+  /* not O_PATH: open_by_handle_at refuses it (EBADF) */
+  fd = open(mp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  memcpy(f->mnt[f->dmarked].fsid, &sf.f_fsid, sizeof f->mnt[f->dmarked].fsid);
+  f->mnt[f->dmarked++].fd = fd;
+  return 1;
+}
+
+int learn_files_open(learn_files *f, char *err, size_t errlen)
+{
+  char line[4096], word[64];
+  FILE *mi;
+  memset(f, 0, sizeof *f);
+  f->dfd = -1;
+  /* every process's events are queued, the machine's other writers' too:
+   * an unlimited queue (root's), drained every 200 ms, cannot lose the
+   * service's */
+  f->fd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK | FAN_UNLIMITED_QUEUE,
+                        O_RDONLY | O_LARGEFILE | O_CLOEXEC | O_NONBLOCK);
+  if (f->fd < 0) {
+    snprintf(err, errlen, "make a fanotify group: %s", strerror(errno));
+    return -1;
+  }
+  /* none (Linux before 5.9): files written alone */
+  f->dfd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK | FAN_UNLIMITED_QUEUE | FAN_REPORT_DFID_NAME,
+                         O_RDONLY | O_CLOEXEC);
+  mi = fopen("/proc/self/mountinfo", "re");
+  if (!mi) {
+    snprintf(err, errlen, "open /proc/self/mountinfo: %s", strerror(errno));
+    return -1;
+  }
+  /* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS...] - TYPE SOURCE SUPER" */
+  while (fgets(line, sizeof line, mi)) {
+    char *mp, *dash, *type, *sp;
+    unsigned i;
+    for (mp = line, i = 0; i < 4 && mp; i++) mp = strchr(mp, ' ') ? strchr(mp, ' ') + 1 : 0;
+    dash = strstr(line, " - ");
+    if (!mp || !dash) continue;
+    type = dash + 3;
+    if ((sp = strchr(type, ' '))) *sp = 0;
+    snprintf(word, sizeof word, " %s ", type);
+    if (strstr(skip_types, word)) continue;
+    if ((sp = strchr(mp, ' '))) *sp = 0;
+    unescape(mp);
+    if (fanotify_mark(f->fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_CLOSE_WRITE, AT_FDCWD, mp) == 0) f->marked++;
+    else continue;
+    if (!mark_entries(f, mp)) f->unmarked++;
+  }
+  fclose(mi);
+  if (!f->marked) {
+    snprintf(err, errlen, "watch a file system for writes (fanotify_mark): none could be");
+    return -1;
+  }
+  return 0;
+}
+
+static void add(learn_files *f, pid_t pid, char const *path, unsigned what)
+{
+  size_t i;
+  for (i = 0; i < f->n; i++)
+    if (f->file[i].pid == pid && !strcmp(f->file[i].path, path)) {
+      f->file[i].what |= what;
+      return;
+    }
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 64;
+    f->file = xreallocarray(f->file, f->cap, sizeof *f->file);
+  }
+  f->file[f->n].pid = pid;
+  f->file[f->n].what = what;
+  f->file[f->n].path = xstrdup(path);
+  f->n++;
+}
+
+/* The files closed after writing. */
+static void drain_written(learn_files *f)
+{
+  char buf[4096] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
+  for (;;) {
+    ssize_t n = read(f->fd, buf, sizeof buf);
+    struct fanotify_event_metadata *m;
+    if (n <= 0) return;
+    for (m = (struct fanotify_event_metadata *)buf; FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n)) {
+      char proc[64], path[4096];
+      struct stat st;
+      ssize_t k;
+      if (m->mask & FAN_Q_OVERFLOW) f->lost++;
+      if (m->fd < 0) continue;
+      snprintf(proc, sizeof proc, "/proc/self/fd/%d", m->fd);
+      k = readlink(proc, path, sizeof path - 1);
+      /* regular files only: a device, a pipe is no path to make writable */
+      if (k > 0 && path[0] == '/' && fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        path[k] = 0;
+        if (k > 10 && !strcmp(path + k - 10, " (deleted)")) path[k - 10] = 0;
+        add(f, (pid_t)m->pid, path, LF_WROTE);
+      }
+      close(m->fd);
+    }
+  }
+}
+
+/* One entry's change: its directory's handle (of the file system fsid)
+ * opened, its path with the entry's name into f. */
+static void entry(learn_files *f, pid_t pid, unsigned what, int const *fsid, struct file_handle *h, char const *name)
+{
+  char proc[64], path[4096];
+  unsigned i;
+  ssize_t k;
+  int fd;
+  for (i = 0; i < f->dmarked && memcmp(f->mnt[i].fsid, fsid, sizeof f->mnt[i].fsid); i++) {}
+  if (i == f->dmarked) return;
+  fd = open_by_handle_at(f->mnt[i].fd, h, O_PATH | O_CLOEXEC);
+  if (fd < 0) return;  /* the directory is gone: its parent's removal is seen */
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  k = readlink(proc, path, sizeof path - 1);
+  close(fd);
+  if (k <= 0 || path[0] != '/' || (size_t)k + strlen(name) + 2 > sizeof path) return;
+  path[k] = 0;
+  if (strcmp(path, "/")) path[k++] = '/';
+  snprintf(path + k, sizeof path - (size_t)k, "%s", name);
+  add(f, pid, path, what);
+}
+
+/* The entries made, removed, renamed. */
+static void drain_entries(learn_files *f)
+{
+  char buf[8192] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
+  for (;;) {
+    ssize_t n = read(f->dfd, buf, sizeof buf);
+    struct fanotify_event_metadata *m;
+    if (n <= 0) return;
+    for (m = (struct fanotify_event_metadata *)buf; FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n)) {
+      /* the kernel merges the events of one entry queued together */
+      unsigned off = m->metadata_len, what = (m->mask & FAN_CREATE ? LF_MADE : 0) | (m->mask & FAN_DELETE ? LF_REMOVED : 0) |
+                                             (m->mask & (FAN_MOVED_FROM | FAN_MOVED_TO) ? LF_RENAMED : 0);
+      if (m->mask & FAN_Q_OVERFLOW) f->lost++;
+      while (off + sizeof(struct fanotify_event_info_fid) <= m->event_len) {
+        struct fanotify_event_info_fid *info = (struct fanotify_event_info_fid *)((char *)m + off);
+        if (!info->hdr.len) break;
+        if (info->hdr.info_type == FAN_EVENT_INFO_TYPE_DFID_NAME) {
+          struct file_handle *h = (struct file_handle *)info->handle;
+          entry(f, (pid_t)m->pid, what, (int const *)&info->fsid, h, (char const *)h->f_handle + h->handle_bytes);
+        }
+        off += info->hdr.len;
+      }
+    }
+  }
+}
+
+void learn_files_drain(learn_files *f)
+{
+  if (f->fd >= 0) drain_written(f);
+  if (f->dfd >= 0) drain_entries(f);
+}
+
+void learn_files_stop(learn_files *f)
+{
+  unsigned i;
+  if (f->fd >= 0) close(f->fd);
+  if (f->dfd >= 0) close(f->dfd);
+  f->fd = f->dfd = -1;
+  for (i = 0; i < f->dmarked; i++) close(f->mnt[i].fd);
+  f->dmarked = 0;
+}
+
+void learn_files_close(learn_files *f)
+{
+  size_t i;
+  learn_files_stop(f);
+  for (i = 0; i < f->n; i++) free(f->file[i].path);
+  free(f->file);
+  f->file = 0;
+  f->n = f->cap = 0;
+}
+
+/* Is path p under (or) d? */
+static int under(char const *p, char const *d)
+{
+  size_t n = strlen(d);
+  if (!strcmp(d, "/")) return 1;
+  return !strncmp(p, d, n) && (p[n] == '/' || !p[n]);
+}
+
+static int by_path(void const *a, void const *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t learn_files_dirs(char **paths, size_t n, int *tmp)
+{
+  size_t i, k = 0;
+  int keep = *tmp < 0;
+  *tmp = 0;
+  for (i = 0; i < n; i++) {
+    char *p = paths[i], *slash = strrchr(p, '/');
+    if (!slash || p[0] != '/' || under(p, "/dev")) continue;
+    if (slash > p) *slash = 0;
+    if ((!strcmp(p, "/tmp") || !strcmp(p, "/var/tmp")) && !keep) {
+      *tmp = 1;
+      continue;
+    }
+    paths[k++] = p;  /* straight in /: the file itself */
+  }
+  qsort(paths, k, sizeof *paths, by_path);
+  /* sorted, an ancestor comes before its descendants (not always just
+   * before: /a, /a-b, /a/b) */
+  for (i = 0, n = 0; i < k; i++) {
+    size_t j;
+    for (j = 0; j < n && !under(paths[i], paths[j]); j++) {}
+    if (j == n) paths[n++] = paths[i];
+  }
+  return n;
+}
