@@ -214,11 +214,18 @@ static void options(int argc, char **argv, learn_run *run, char const **check)
   run->seconds = (unsigned)seconds;
 }
 
+/* Is pid the service's? */
+static int mine(void const *rec, pid_t pid)
+{
+  return learn_record_has(rec, pid);
+}
+
 /* The traced run, into rec; the report.  Exits unless the service ran
  * and every record was read. */
 static void learn_traced(learn_run const *run, learn_record *rec)
 {
   char err[256], err2[256];
+  size_t left;
   learn_trace t;
   learn_end end;
   if (learn_trace_open(&t, err, sizeof err) < 0) {
@@ -226,7 +233,7 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     strerr_diefu2x(111, "trace capability checks: ", err);
   }
   fprintf(stderr, "capctl: learn: %s (tracefs: %s), with %s\n", t.src->name, t.where, run->file);
-  if (learn_files_open(&rec->files, err, sizeof err) < 0) {
+  if (learn_files_open(&rec->files, rec->dir, err, sizeof err) < 0) {
     learn_files_close(&rec->files);
     rec->files.marked = 0;
     fprintf(stderr, "capctl: learn: warning: the files it writes are not learned (%s): no read-write proposal\n", err);
@@ -253,6 +260,10 @@ static void learn_traced(learn_run const *run, learn_record *rec)
   if (rec->files.lost) strerr_dief1x(111, "learn: the kernel dropped file events: the proposal could miss a file it wrote");
   /* the last events were drained; no more are needed */
   learn_files_stop(&rec->files);
+  if ((left = learn_files_resolve(&rec->files, mine, rec)))
+    fprintf(stderr, "capctl: learn: %zu entries made, removed or renamed in a directory that several mounts reach,"
+                    " none of them alone nearest a file it wrote, or under the directory it started in: not in"
+                    " read-write (the proposal names them)\n", left);
   if (!rec->started) strerr_dief1x(1, "learn: the service's command never ran (see capexec's message)");
   report(rec, &end);
 }
@@ -277,6 +288,7 @@ int learn_main(int argc, char **argv)
   if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
   text = read_text(run.file);
   rec.uid0 = s->uid == 0;
+  rec.dir = s->directory ? s->directory : ".";
   rec.own_tmp = s->ct && container_own_tmp(s->ct);
   learn_traced(&run, &rec);
   caps = learn_granted(&rec);

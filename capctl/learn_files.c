@@ -7,9 +7,13 @@
  * descriptor of the file, whose path /proc/self/fd tells.  A second group
  * (FAN_REPORT_DFID_NAME, Linux 5.9) reports the entries made, removed
  * and renamed (FAN_CREATE, FAN_DELETE, FAN_MOVED_*, directories too) with
- * their directory's handle, opened by open_by_handle_at(2) on the file
- * system's mount, and their name; where a file system cannot report a
- * directory (no file handles), only files written are seen there.  The events are every process's: learn_out.c keeps the
+ * their directory's handle and their name.  A handle is the file
+ * system's, not a mount's: it is opened by open_by_handle_at(2) through
+ * each of learn's mounts of that file system, and each path that reaches
+ * the directory is a candidate (learn_files_resolve chooses the one the
+ * service used, when the evidence says).  Where a file system cannot
+ * report a directory (no file handles), only files written are seen
+ * there.  The events are every process's: learn_out.c keeps the
  * service's (learn_record.c knows its pids).  The tracepoints of 6.18 give a syscall's path as an address
  * only, and this kernel has no kprobe or eprobe to read it: fanotify is
  * the same on 6.1 and 6.18. */
@@ -47,30 +51,89 @@ static void unescape(char *s)
   *o = 0;
 }
 
-/* Mark the file system of mp in the group of directories' entries, and
- * keep a descriptor of it (to open the handles of its events): 1 marked, 0
- * not (the file system cannot report a directory: no file handles) */
-static int mark_entries(learn_files *f, char const *mp)
+/* Is path p under (or) d? */
+static int under(char const *p, char const *d)
+{
+  size_t n = strlen(d);
+  if (!strcmp(d, "/")) return 1;
+  return !strncmp(p, d, n) && (p[n] == '/' || !p[n]);
+}
+
+/* The mount fd is of (fdinfo's mnt_id, the ids of mountinfo), or -1. */
+static int mount_id(int fd)
+{
+  char proc[64], buf[512], *m;
+  ssize_t n;
+  int pfd;
+  snprintf(proc, sizeof proc, "/proc/self/fdinfo/%d", fd);
+  pfd = open(proc, O_RDONLY | O_CLOEXEC);
+  if (pfd < 0) return -1;
+  n = read(pfd, buf, sizeof buf - 1);
+  close(pfd);
+  if (n <= 0) return -1;
+  buf[n] = 0;
+  m = strstr(buf, "mnt_id:");
+  return m ? atoi(m + 7) : -1;
+}
+
+/* Mark the file system of the mount id at mp in the group of directories'
+ * entries, and keep a descriptor of that mount (to open the handles of its
+ * events) with its mount point, unless another mount hides it: 1 marked, 0
+ * not (the file system cannot report a directory: no file handles).  Every
+ * mount of a file system is kept, not its first: a handle opens to a path
+ * of the mount it is opened through, and the service may have reached the
+ * directory through any (learn_files_resolve). */
+static int mark_entries(learn_files *f, char const *mp, int id)
 {
   struct statfs sf;
-  unsigned i;
-  int fd;
-  if (f->dfd < 0 || statfs(mp, &sf) < 0) return 0;
-  for (i = 0; i < f->dmarked; i++)
-    if (!memcmp(f->mnt[i].fsid, &sf.f_fsid, sizeof f->mnt[i].fsid)) return 1;
-  if (f->dmarked == LF_MOUNTS) return 0;
-  if (fanotify_mark(f->dfd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
-                    FAN_CREATE | FAN_DELETE | FAN_MOVED_FROM | FAN_MOVED_TO | FAN_ONDIR, AT_FDCWD, mp) < 0)
-    return 0;
+  size_t i;
+  int fd, known = 0;
+  if (f->dfd < 0) return 0;
   /* not O_PATH: open_by_handle_at refuses it (EBADF) */
   fd = open(mp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return 0;
-  memcpy(f->mnt[f->dmarked].fsid, &sf.f_fsid, sizeof f->mnt[f->dmarked].fsid);
-  f->mnt[f->dmarked++].fd = fd;
+  if (fstatfs(fd, &sf) < 0) {
+    close(fd);
+    return 0;
+  }
+  for (i = 0; i < f->nmnt; i++)
+    if (!memcmp(f->mnt[i].fsid, &sf.f_fsid, sizeof f->mnt[i].fsid)) known = 1;
+  if (!known && fanotify_mark(f->dfd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+                              FAN_CREATE | FAN_DELETE | FAN_MOVED_FROM | FAN_MOVED_TO | FAN_ONDIR, AT_FDCWD, mp) < 0) {
+    close(fd);
+    return 0;
+  }
+  if (!known) f->dmarked++;
+  /* hidden (another mount over it, or over a directory above it): no
+   * path reaches it */
+  if (mount_id(fd) != id) {
+    close(fd);
+    return 1;
+  }
+  if (f->nmnt % 16 == 0) f->mnt = xreallocarray(f->mnt, f->nmnt + 16, sizeof *f->mnt);
+  f->mnt[f->nmnt].id = id;
+  memcpy(f->mnt[f->nmnt].fsid, &sf.f_fsid, sizeof f->mnt[f->nmnt].fsid);
+  f->mnt[f->nmnt].fd = fd;
+  f->mnt[f->nmnt++].point = xstrdup(mp);
   return 1;
 }
 
-int learn_files_open(learn_files *f, char *err, size_t errlen)
+/* The path of directory dir (learn's view), or 0. */
+static char *start_path(char const *dir)
+{
+  char proc[64], path[4096];
+  ssize_t k;
+  int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  k = readlink(proc, path, sizeof path - 1);
+  close(fd);
+  if (k <= 0 || path[0] != '/') return 0;
+  path[k] = 0;
+  return xstrdup(path);
+}
+
+int learn_files_open(learn_files *f, char const *dir, char *err, size_t errlen)
 {
   char line[4096], word[64];
   FILE *mi;
@@ -97,6 +160,7 @@ int learn_files_open(learn_files *f, char *err, size_t errlen)
   while (fgets(line, sizeof line, mi)) {
     char *mp, *dash, *type, *sp;
     unsigned i;
+    int id = atoi(line);
     for (mp = line, i = 0; i < 4 && mp; i++) mp = strchr(mp, ' ') ? strchr(mp, ' ') + 1 : 0;
     dash = strstr(line, " - ");
     if (!mp || !dash) continue;
@@ -108,9 +172,10 @@ int learn_files_open(learn_files *f, char *err, size_t errlen)
     unescape(mp);
     if (fanotify_mark(f->fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_CLOSE_WRITE, AT_FDCWD, mp) == 0) f->marked++;
     else continue;
-    if (!mark_entries(f, mp)) f->unmarked++;
+    if (!mark_entries(f, mp, id)) f->unmarked++;
   }
   fclose(mi);
+  f->start = start_path(dir);
   if (!f->marked) {
     snprintf(err, errlen, "watch a file system for writes (fanotify_mark): none could be");
     return -1;
@@ -133,6 +198,7 @@ static void add(learn_files *f, pid_t pid, char const *path, unsigned what)
   f->file[f->n].pid = pid;
   f->file[f->n].what = what;
   f->file[f->n].path = xstrdup(path);
+  f->file[f->n].group = 0;
   f->n++;
 }
 
@@ -163,26 +229,72 @@ static void drain_written(learn_files *f)
   }
 }
 
+#define LF_CANDIDATES 16
+
+/* An entry of several candidate paths (pid's, what it did): one group of
+ * f->alt, or what is ored into the group that has the first already. */
+static void add_alt(learn_files *f, pid_t pid, unsigned what, char **cand, size_t k)
+{
+  size_t i, j;
+  for (i = 0; i < f->nalt; i++)
+    if (f->alt[i].pid == pid && !strcmp(f->alt[i].path, cand[0])) {
+      for (j = i; j < f->nalt && f->alt[j].group == f->alt[i].group; j++) f->alt[j].what |= what;
+      for (j = 0; j < k; j++) free(cand[j]);
+      return;
+    }
+  f->groups++;
+  for (j = 0; j < k; j++) {
+    if (f->nalt == f->capalt) {
+      f->capalt = f->capalt ? 2 * f->capalt : 16;
+      f->alt = xreallocarray(f->alt, f->capalt, sizeof *f->alt);
+    }
+    f->alt[f->nalt].pid = pid;
+    f->alt[f->nalt].what = what;
+    f->alt[f->nalt].path = cand[j];
+    f->alt[f->nalt++].group = f->groups;
+  }
+}
+
 /* One entry's change: its directory's handle (of the file system fsid)
- * opened, its path with the entry's name into f. */
+ * opened through each mount of it, each path that reaches that directory
+ * with the entry's name a candidate; one, into f; several, into f->alt,
+ * for learn_files_resolve. */
 static void entry(learn_files *f, pid_t pid, unsigned what, int const *fsid, struct file_handle *h, char const *name)
 {
-  char proc[64], path[4096];
-  unsigned i;
-  ssize_t k;
-  int fd;
-  for (i = 0; i < f->dmarked && memcmp(f->mnt[i].fsid, fsid, sizeof f->mnt[i].fsid); i++) {}
-  if (i == f->dmarked) return;
-  fd = open_by_handle_at(f->mnt[i].fd, h, O_PATH | O_CLOEXEC);
-  if (fd < 0) return;  /* the directory is gone: its parent's removal is seen */
-  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-  k = readlink(proc, path, sizeof path - 1);
-  close(fd);
-  if (k <= 0 || path[0] != '/' || (size_t)k + strlen(name) + 2 > sizeof path) return;
-  path[k] = 0;
-  if (strcmp(path, "/")) path[k++] = '/';
-  snprintf(path + k, sizeof path - (size_t)k, "%s", name);
-  add(f, pid, path, what);
+  char proc[64], path[4096], *cand[LF_CANDIDATES];
+  size_t i, j, k = 0;
+  for (i = 0; i < f->nmnt; i++) {
+    struct stat a, b;
+    ssize_t len;
+    int fd, ok;
+    if (memcmp(f->mnt[i].fsid, fsid, sizeof f->mnt[i].fsid)) continue;
+    fd = open_by_handle_at(f->mnt[i].fd, h, O_PATH | O_CLOEXEC);
+    if (fd < 0) continue;  /* the directory is gone: its parent's removal is seen */
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    len = readlink(proc, path, sizeof path - 1);
+    ok = len > 0 && path[0] == '/' && (size_t)len + strlen(name) + 2 <= sizeof path && fstat(fd, &a) == 0;
+    close(fd);
+    if (!ok) continue;
+    path[len] = 0;
+    /* the path, looked up, must reach that directory: through a mount
+     * whose root is not above it, the handle opens to no path of it */
+    fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ok = fstat(fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    close(fd);
+    if (!ok) continue;
+    if (strcmp(path, "/")) path[len++] = '/';
+    snprintf(path + len, sizeof path - (size_t)len, "%s", name);
+    for (j = 0; j < k && strcmp(cand[j], path); j++) {}
+    if (j < k || k == LF_CANDIDATES) continue;
+    cand[k++] = xstrdup(path);
+  }
+  if (k == 1) {
+    add(f, pid, cand[0], what);
+    free(cand[0]);
+  } else if (k > 1) {
+    add_alt(f, pid, what, cand, k);
+  }
 }
 
 /* The entries made, removed, renamed. */
@@ -219,12 +331,14 @@ void learn_files_drain(learn_files *f)
 
 void learn_files_stop(learn_files *f)
 {
-  unsigned i;
+  size_t i;
   if (f->fd >= 0) close(f->fd);
   if (f->dfd >= 0) close(f->dfd);
   f->fd = f->dfd = -1;
-  for (i = 0; i < f->dmarked; i++) close(f->mnt[i].fd);
-  f->dmarked = 0;
+  for (i = 0; i < f->nmnt; i++) {
+    if (f->mnt[i].fd >= 0) close(f->mnt[i].fd);
+    f->mnt[i].fd = -1;
+  }
 }
 
 void learn_files_close(learn_files *f)
@@ -235,14 +349,70 @@ void learn_files_close(learn_files *f)
   free(f->file);
   f->file = 0;
   f->n = f->cap = 0;
+  for (i = 0; i < f->nalt; i++) free(f->alt[i].path);
+  free(f->alt);
+  f->alt = 0;
+  f->nalt = f->capalt = 0;
+  for (i = 0; i < f->nmnt; i++) free(f->mnt[i].point);
+  free(f->mnt);
+  f->mnt = 0;
+  f->nmnt = 0;
+  free(f->start);
+  f->start = 0;
 }
 
-/* Is path p under (or) d? */
-static int under(char const *p, char const *d)
+/* How near path p is to a file the service wrote: the length of the
+ * longest directory of such a file that p is in or under; 0 when none (a
+ * file straight in / says nothing of the way). */
+static size_t near_written(learn_files const *f, char const *p, learn_files_mine *mine, void const *data)
 {
-  size_t n = strlen(d);
-  if (!strcmp(d, "/")) return 1;
-  return !strncmp(p, d, n) && (p[n] == '/' || !p[n]);
+  size_t i, best = 0;
+  for (i = 0; i < f->n; i++) {
+    char const *w = f->file[i].path, *slash = strrchr(w, '/');
+    size_t n = slash ? (size_t)(slash - w) : 0;
+    if (!(f->file[i].what & LF_WROTE) || !n || !mine(data, f->file[i].pid)) continue;
+    if (n > best && !strncmp(p, w, n) && p[n] == '/') best = n;
+  }
+  return best;
+}
+
+/* Which mount the service reached a directory through, the kernel does not
+ * say for an entry (a handle is a file system's, not a mount's); for a
+ * file written it does (the event's descriptor is the service's own, its
+ * path the one it took): the candidate nearest a file it wrote (in or
+ * under the longest directory of one) is the one, when no other is as
+ * near; else the one under the directory it started in, when it is
+ * alone.  Otherwise nothing is
+ * proposed for it (the less privilege), and the proposal says so. */
+size_t learn_files_resolve(learn_files *f, learn_files_mine *mine, void const *data)
+{
+  size_t i, j, k, n = 0, left = 0;
+  for (i = 0; i < f->nalt; i = j) {
+    size_t wrote = 0, one = i, started = 0, two = i, best = 0;
+    for (j = i; j < f->nalt && f->alt[j].group == f->alt[i].group; j++) {
+      size_t near = near_written(f, f->alt[j].path, mine, data);
+      if (near && near == best) wrote++;
+      if (near > best) best = near, wrote = 1, one = j;
+      if (f->start && under(f->alt[j].path, f->start)) started++, two = j;
+    }
+    /* else the one under the directory it started in: where its relative
+     * paths (without "..") lead */
+    if (wrote != 1 && started == 1) wrote = 1, one = two;
+    if (!mine(data, f->alt[i].pid)) {
+      for (k = i; k < j; k++) f->alt[n++] = f->alt[k];
+    } else if (wrote == 1) {
+      add(f, f->alt[one].pid, f->alt[one].path, f->alt[one].what);
+      for (k = i; k < j; k++) free(f->alt[k].path);
+    } else {
+      left++;
+      for (k = i; k < j; k++) {
+        f->alt[k].what |= LF_UNSURE;
+        f->alt[n++] = f->alt[k];
+      }
+    }
+  }
+  f->nalt = n;
+  return left;
 }
 
 static int by_path(void const *a, void const *b)

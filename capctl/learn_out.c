@@ -66,6 +66,25 @@ static int by_path(void const *a, void const *b)
   return strcmp((*(learn_file const *const *)a)->path, (*(learn_file const *const *)b)->path);
 }
 
+/* The entries whose directory several mounts reach, and the service
+ * wrote a file through none of them, or through more than one
+ * (learn_files_resolve): not proposed; each with its candidates. */
+static void unsure(FILE *out, learn_record const *r)
+{
+  learn_files const *f = &r->files;
+  size_t i, j, shown = 0;
+  for (i = 0; i < f->nalt; i = j) {
+    int first = f->alt[i].what & LF_UNSURE && shown++ < 8;
+    if (first) fputs("# capctl learn: not in read-write, reached through one of several mounts, and learn cannot tell which:", out);
+    /* what it did, once: the group's candidates share it */
+    if (first) fputs(f->alt[i].what & LF_REMOVED ? " removed" : f->alt[i].what & LF_RENAMED ? " renamed" : " made", out);
+    for (j = i; j < f->nalt && f->alt[j].group == f->alt[i].group; j++)
+      if (first) fprintf(out, "%s %s", j > i ? " or" : "", f->alt[j].path);
+    if (first) fprintf(out, " (%s)\n", learn_record_comm(r, f->alt[i].pid));
+  }
+  if (shown > 8) fprintf(out, "# and %zu more such entries\n", shown - 8);
+}
+
 /* The files the service wrote (learn_files.c), each once (what its
  * processes did to it, the first one's command): read-only = yes, the
  * directories it wrote into read-write, a private /tmp for its files
@@ -96,6 +115,7 @@ static void files(FILE *out, learn_record const *r)
   }
   if (shown > 8) fprintf(out, "# and %zu more paths\n", shown - 8);
   free(mine);
+  unsure(out, r);
   fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
   fputs("read-only = yes\n", out);
   if (read_write(0, r, &tmp) && tmp) {

@@ -325,4 +325,38 @@ printf 'description = u\nuser = nobody\ncommand = %s none %s\n' "$TRY" "$T/u/nob
 "$CAPCTL" learn "$T/usr.svc" >"$T/usr.out" 2>"$T/usr.err"
 t_eq "$?:$(grep -c '^# capctl learn: no user proposed' "$T/usr.out"):$(grep '^read-write = ' "$T/usr.out")" \
   "0:0:read-write = $T/u" "learn, user = nobody: no comment on the user; read-write = its directory"
+# a directory the service reaches through a bind mount of it (W.m, of
+# W.b), where another mount of its file system comes first in the mount
+# table: tests/run's own case (its bind mount of a checkout others cannot
+# reach), made here wherever the checkout is.  fanotify gives an entry's
+# directory as a handle of the file system, which opens to a path through
+# any of its mounts: the proposal names the one the service took, the
+# bind mount's.  learn_try write: nearest the files it wrote (their
+# descriptors are the service's own); rm, which writes nothing: under the
+# directory it started in.  capexec with the proposal succeeds, without
+# its read-write fails (EROFS: the control).  Where neither tells (rm,
+# started in /), nothing is proposed, and learn says so.  In a mount
+# namespace of its own (tests/learn_bind.sh), which leaves its results in T
+mkdir "$W.b" "$W.m"
+unshare --mount --propagation private sh tests/learn_bind.sh "$CAPCTL" "$TRY" "$(pwd)/$B/bin/capexec" "$W" "$T"
+t_eq "$?:$(cat "$T/b.first")" "0:$(cat "$T/b.first.bind")" \
+  "the bind mount made, and another mount of its file system comes first: $(cat "$T/b.first")"
+t_eq "$(cat "$T/b.rc"):$(grep '^read-write = \|^private-tmp = ' "$T/b.out" | tr '\n' '|'):$(grep -cF "$W.b" "$T/b.out")" \
+  "0:read-write = $W.m|private-tmp = yes|:0" "learn write through the bind mount: read-write = its path, the other never named"
+t_eq "$(grep '^# [a-z, ]* /' "$T/b.out" | grep -v "$W.m/out\.\|/tmp/learn_try\." | tr '\n' '|')" \
+  "# made $W.m/sub (learn_try)|# made, wrote $W.m/sub/state (learn_try)|" \
+  "learn write through the bind mount: the entries made, by the bind mount's path"
+t_eq "$(grep -c "^# made, \(wrote, \)\?renamed $W.m/out.new (learn_try)\$" "$T/b.out"):$(grep -c "^# \(wrote, \)\?renamed $W.m/out.log (learn_try)\$" "$T/b.out")" \
+  "1:1" "learn write through the bind mount: out.new made and renamed, out.log renamed, by its path"
+t_eq "$(cat "$T/b.run")" "write ok|0|x" "the proposal, under capexec, writes through the bind mount"
+t_eq "$(cat "$T/b.bad")" "write Read-only file system|1|" "control: without its read-write, EROFS"
+t_eq "$(cat "$T/br.rc"):$(grep '^# removed \|^read-write = ' "$T/br.out" | tr '\n' '|'):$(grep -cF "$W.b" "$T/br.out")" \
+  "0:# removed $W.m/gone (learn_try)|read-write = $W.m|:0" \
+  "learn rm through the bind mount, started in it: read-write = its path"
+t_eq "$(cat "$T/br.run")" "rm ok|0|0" "the proposal of rm, under capexec, removes through the bind mount"
+t_eq "$(cat "$T/br.bad")" "rm Read-only file system|1|1" "control: without its read-write, EROFS, the file stays"
+t_eq "$(cat "$T/bu.rc"):$(grep -c '^read-write = ' "$T/bu.out"):$(grep -c "^# capctl learn: not in read-write, reached through one of several mounts, and learn cannot tell which: removed /.* or $W.m/gone (learn_try)\$" "$T/bu.out"):$(grep -c '^capctl: learn: 1 entries made, removed or renamed in a directory that several mounts reach' "$T/bu.err")" \
+  "0:0:1:1" "learn rm through the bind mount, started in /: undecided, no read-write, said in the proposal and on standard error"
+t_eq "$(cat "$T/bu.run")" "rm Read-only file system|1|1" "its proposal, under capexec: EROFS (the less privilege)"
+rm -rf "$W.b" "$W.m"
 t_done

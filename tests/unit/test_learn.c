@@ -150,6 +150,69 @@ static void test_dirs(void)
   }
 }
 
+/* an entry whose directory several mounts reach (/srv/x bound at /run/b
+ * too): the candidate nearest a file the service wrote, else the one under
+ * the directory it started in; else none, said (LF_UNSURE) */
+static int mine_pid(void const *data, pid_t pid)
+{
+  (void)data;
+  return pid == 10;
+}
+
+static void push(learn_file **a, size_t *n, pid_t pid, unsigned what, char const *path, unsigned group)
+{
+  *a = realloc(*a, (*n + 1) * sizeof **a);
+  (*a)[*n].pid = pid;
+  (*a)[*n].what = what;
+  (*a)[*n].path = strdup(path);
+  (*a)[(*n)++].group = group;
+}
+
+static char const *resolved(char const *wrote, pid_t wpid, char const *start, size_t *left)
+{
+  static char out[512];
+  learn_files f;
+  size_t i;
+  memset(&f, 0, sizeof f);
+  f.fd = f.dfd = -1;
+  if (start) f.start = strdup(start);
+  if (wrote) push(&f.file, &f.n, wpid, LF_WROTE, wrote, 0);
+  push(&f.file, &f.n, 10, LF_WROTE, "/tmp/t", 0);  /* near neither: /tmp is no candidate's */
+  push(&f.alt, &f.nalt, 10, LF_REMOVED, "/srv/x/d/gone", 1);
+  push(&f.alt, &f.nalt, 10, LF_REMOVED, "/run/b/d/gone", 1);
+  push(&f.alt, &f.nalt, 11, LF_MADE, "/srv/x/other", 2);  /* not the service's */
+  push(&f.alt, &f.nalt, 11, LF_MADE, "/run/b/other", 2);
+  f.cap = f.n;
+  f.capalt = f.nalt;
+  f.groups = 2;
+  *left = learn_files_resolve(&f, mine_pid, 0);
+  out[0] = 0;
+  for (i = 0; i < f.n; i++)
+    if (f.file[i].what & LF_REMOVED) snprintf(out + strlen(out), sizeof out - strlen(out), "[%s]", f.file[i].path);
+  for (i = 0; i < f.nalt; i++)
+    snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", f.alt[i].what & LF_UNSURE ? " ?" : " ",
+             f.alt[i].path);
+  learn_files_close(&f);
+  return out;
+}
+
+static void test_resolve(void)
+{
+  size_t left;
+  t_streq(resolved("/run/b/d/log", 10, 0, &left), "[/run/b/d/gone] /srv/x/other /run/b/other",
+          "a file written in the same directory through /run/b: /run/b's path; another process's left as is");
+  t_ok(left == 0, "nothing left undecided");
+  t_streq(resolved("/run/b/log", 10, "/srv", &left), "[/run/b/d/gone] /srv/x/other /run/b/other",
+          "a file written above it through /run/b: /run/b's, before the directory it started in");
+  t_streq(resolved("/run/b/d/log", 11, "/srv", &left), "[/srv/x/d/gone] /srv/x/other /run/b/other",
+          "control: another process's file is no evidence; under the directory it started in: /srv's");
+  t_streq(resolved("/log", 10, "/", &left), " ?/srv/x/d/gone ?/run/b/d/gone /srv/x/other /run/b/other",
+          "a file straight in /, and / to start in: undecided, none proposed");
+  t_ok(left == 1, "one entry left undecided");
+  t_streq(resolved(0, 0, "/run/b/d", &left), "[/run/b/d/gone] /srv/x/other /run/b/other",
+          "no file written: the one under the directory it started in");
+}
+
 /* the service's pids: every one the trace showed, past the table of
  * processes (LEARN_PIDS, which forgets the oldest) */
 static void test_seen(void)
@@ -193,6 +256,7 @@ int main(void)
   test_record();
   test_kprobe();
   test_dirs();
+  test_resolve();
   test_object();
   test_seen();
   return t_done();
