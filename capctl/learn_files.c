@@ -78,7 +78,7 @@ static int mount_id(int fd)
 
 /* Mark the file system of the mount id at mp in the group of directories'
  * entries, and keep a descriptor of that mount (to open the handles of its
- * events) with its mount point, unless another mount hides it: 1 marked, 0
+ * events), unless another mount hides it: 1 marked, 0
  * not (the file system cannot report a directory: no file handles).  Every
  * mount of a file system is kept, not its first: a handle opens to a path
  * of the mount it is opened through, and the service may have reached the
@@ -111,10 +111,8 @@ static int mark_entries(learn_files *f, char const *mp, int id)
     return 1;
   }
   if (f->nmnt % 16 == 0) f->mnt = xreallocarray(f->mnt, f->nmnt + 16, sizeof *f->mnt);
-  f->mnt[f->nmnt].id = id;
   memcpy(f->mnt[f->nmnt].fsid, &sf.f_fsid, sizeof f->mnt[f->nmnt].fsid);
-  f->mnt[f->nmnt].fd = fd;
-  f->mnt[f->nmnt++].point = xstrdup(mp);
+  f->mnt[f->nmnt++].fd = fd;
   return 1;
 }
 
@@ -353,7 +351,6 @@ void learn_files_close(learn_files *f)
   free(f->alt);
   f->alt = 0;
   f->nalt = f->capalt = 0;
-  for (i = 0; i < f->nmnt; i++) free(f->mnt[i].point);
   free(f->mnt);
   f->mnt = 0;
   f->nmnt = 0;
