@@ -142,9 +142,15 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
     if (learn_objects_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where)[0]) fprintf(out, "#   %s\n", where);
   }
   fprintf(out, "capabilities = %s\n", caps_format(caps, list, sizeof list));
-  if (r->uid0)
+  if (r->user) {
+    fputs("# capctl learn: no capability, every file it wrote nobody's to write by its mode, and the check"
+          " passes as nobody: a user of its own would be better (nobody is every such service's)\n", out);
+    fprintf(out, "user = %s\n", r->user);
+  } else if (r->uid0) {
     fputs("# capctl learn: no user proposed: what uid 0 owns (a file of mode 0600, a socket, a process)"
           " is reached without a capability check, so the trace cannot tell that another user would do\n", out);
+    if (r->no_user) fprintf(out, "# capctl learn: and with --check: %s\n", r->no_user);
+  }
   if (r->files.marked) files(out, r);
 }
 

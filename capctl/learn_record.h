@@ -56,6 +56,8 @@ typedef struct learn_record_s {
   size_t nseen, seencap;
   learn_files files;       /* the files written; files.fd < 0 and no marks: unknown */
   int uid0;                /* the file runs the service as uid 0 */
+  char const *user;        /* proposed, proven by --check (learn.c), or 0 */
+  char const *no_user;     /* why none was, when it was tried, or 0 */
   char const *dir;         /* the directory the service starts in: its
                               file's, or learn's own (capexec keeps it) */
   int own_tmp;             /* the file gives it a /tmp of its own, which

@@ -364,4 +364,39 @@ t_eq "$(cat "$T/bu.rc"):$(grep -c '^read-write = ' "$T/bu.out"):$(grep -c "^# ca
   "0:0:1:1" "learn rm through the bind mount, started in /: undecided, no read-write, said in the proposal and on standard error"
 t_eq "$(cat "$T/bu.run")" "rm Read-only file system|1|1" "its proposal, under capexec: EROFS (the less privilege)"
 rm -rf "$W.b" "$W.m"
+# a user (with --check alone): a uid 0 file whose every capability the
+# removal trials left out, and whose files nobody could write by their
+# modes (a directory of mode 0777: a new file each run, as its name has
+# the pid), gets user = nobody when the check passes as nobody; under
+# capexec the proposal makes the file as uid 65534 (stat's answer).  The
+# controls: the same in a directory only root may write (0755, uid 0's):
+# none, said; one that reads a file of mode 0600, uid 0's, and writes
+# nothing: the check fails as nobody, none, said
+mkdir "$W.n" && chmod 777 "$W.n"
+printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRY" "$W.n" >"$T/n.svc"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/n.svc" >"$T/n.out" 2>"$T/n.err"
+t_eq "$?:$(grep '^user = \|^capabilities = \|^mode = \|^read-write = ' "$T/n.out" | tr '\n' '|'):$(grep -c '^capctl: learn: the check passes as nobody$' "$T/n.err")" \
+  "0:mode = noroot|capabilities = none|user = nobody|read-write = $W.n|:1" \
+  "learn --check, no capability, a directory nobody may write: user = nobody, proven"
+cp "$T/n.out" "$T/n.out.svc"
+"$CAPCTL" check "$T/n.out.svc" >"$T/n.chk" 2>&1
+t_eq "$?" 0 "capctl check accepts the proposal with its user"
+rm -f "$W.n"/*
+sed -n '/^command = /d; p' "$T/n.out" >"$T/n.prop.svc"
+"$(pwd)/$B/bin/capexec" -f "$T/n.prop.svc" -- $TRY none "$W.n/by-capexec" >"$T/n.run" 2>&1
+t_eq "$?:$(cat "$T/n.run"):$(stat -c %u:%g "$W.n/by-capexec")" "0:none ok:65534:$(id -g nobody)" \
+  "the proposal, under capexec: the file made as nobody"
+mkdir "$W.n0"
+printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRY" "$W.n0" >"$T/n0.svc"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/n0.svc" >"$T/n0.out" 2>"$T/n0.err"
+t_eq "$?:$(grep -c '^user = ' "$T/n0.out"):$(grep '^capabilities = \|^# capctl learn: and with --check: ' "$T/n0.out" | tr '\n' '|')" \
+  "0:0:capabilities = none|# capctl learn: and with --check: nobody could not change the entries of $W.n0 (its owner and mode)|" \
+  "control: a directory only uid 0 may write: no user, said why"
+: >"$T/secret" && chmod 600 "$T/secret"
+printf 'description = n\ncommand = /bin/sh -c "exec cat %s"\n' "$T/secret" >"$T/ns.svc"
+"$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/ns.svc" >"$T/ns.out" 2>"$T/ns.err"
+t_eq "$?:$(grep -c '^user = ' "$T/ns.out"):$(grep '^capabilities = \|^# capctl learn: and with --check: ' "$T/ns.out" | tr '\n' '|'):$(grep -c '^capctl: learn: no user proposed: the check fails as nobody$' "$T/ns.err")" \
+  "0:0:capabilities = none|# capctl learn: and with --check: the check fails as nobody|:1" \
+  "control: it reads a file of mode 0600, uid 0's: the check fails as nobody, no user, said"
+rm -rf "$W.n" "$W.n0"
 t_done
