@@ -77,8 +77,8 @@ static int mount_id(int fd)
 }
 
 /* Mark the file system of the mount id at mp in the group of directories'
- * entries, and keep a descriptor of that mount (to open the handles of its
- * events), unless another mount hides it: 1 marked, 0
+ * entries, and keep that mount (to open the handles of its events through
+ * it), unless another mount hides it: 1 marked, 0
  * not (the file system cannot report a directory: no file handles).  Every
  * mount of a file system is kept, not its first: a handle opens to a path
  * of the mount it is opened through, and the service may have reached the
@@ -89,8 +89,7 @@ static int mark_entries(learn_files *f, char const *mp, int id)
   size_t i;
   int fd, known = 0;
   if (f->dfd < 0) return 0;
-  /* not O_PATH: open_by_handle_at refuses it (EBADF) */
-  fd = open(mp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  fd = open(mp, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return 0;
   if (fstatfs(fd, &sf) < 0) {
     close(fd);
@@ -105,14 +104,16 @@ static int mark_entries(learn_files *f, char const *mp, int id)
   }
   if (!known) f->dmarked++;
   /* hidden (another mount over it, or over a directory above it): no
-   * path reaches it */
-  if (mount_id(fd) != id) {
-    close(fd);
-    return 1;
-  }
+   * path reaches it.  Kept by its path, not a descriptor: a machine may
+   * have thousands of mounts (a bind mount for each container's volume),
+   * and the events' descriptors need room */
+  known = mount_id(fd) == id;
+  close(fd);
+  if (!known) return 1;
   if (f->nmnt % 16 == 0) f->mnt = xreallocarray(f->mnt, f->nmnt + 16, sizeof *f->mnt);
+  f->mnt[f->nmnt].id = id;
   memcpy(f->mnt[f->nmnt].fsid, &sf.f_fsid, sizeof f->mnt[f->nmnt].fsid);
-  f->mnt[f->nmnt++].fd = fd;
+  f->mnt[f->nmnt++].point = xstrdup(mp);
   return 1;
 }
 
@@ -266,7 +267,18 @@ static void entry(learn_files *f, pid_t pid, unsigned what, int const *fsid, str
     ssize_t len;
     int fd, ok;
     if (memcmp(f->mnt[i].fsid, fsid, sizeof f->mnt[i].fsid)) continue;
-    fd = open_by_handle_at(f->mnt[i].fd, h, O_PATH | O_CLOEXEC);
+    /* not O_PATH: open_by_handle_at refuses it (EBADF) */
+    fd = open(f->mnt[i].point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ok = mount_id(fd) == f->mnt[i].id;  /* or hidden since */
+    if (ok) {
+      int mfd = fd;
+      fd = open_by_handle_at(mfd, h, O_PATH | O_CLOEXEC);
+      close(mfd);
+    } else {
+      close(fd);
+      fd = -1;
+    }
     if (fd < 0) continue;  /* the directory is gone: its parent's removal is seen */
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
     len = readlink(proc, path, sizeof path - 1);
@@ -329,14 +341,9 @@ void learn_files_drain(learn_files *f)
 
 void learn_files_stop(learn_files *f)
 {
-  size_t i;
   if (f->fd >= 0) close(f->fd);
   if (f->dfd >= 0) close(f->dfd);
   f->fd = f->dfd = -1;
-  for (i = 0; i < f->nmnt; i++) {
-    if (f->mnt[i].fd >= 0) close(f->mnt[i].fd);
-    f->mnt[i].fd = -1;
-  }
 }
 
 void learn_files_close(learn_files *f)
@@ -351,6 +358,7 @@ void learn_files_close(learn_files *f)
   free(f->alt);
   f->alt = 0;
   f->nalt = f->capalt = 0;
+  for (i = 0; i < f->nmnt; i++) free(f->mnt[i].point);
   free(f->mnt);
   f->mnt = 0;
   f->nmnt = 0;

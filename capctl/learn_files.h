@@ -26,8 +26,9 @@ typedef struct learn_file_s {
 /* A mount of a file system watched for entries, in learn's mount table,
  * reachable by its mount point (not hidden under another). */
 typedef struct learn_mount_s {
+  int id;                  /* mountinfo's, fdinfo's mnt_id */
   int fsid[2];
-  int fd;                  /* its root, to open a handle through */
+  char *point;             /* where it is, to open a handle through it */
 } learn_mount;
 
 typedef struct learn_files_s {
