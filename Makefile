@@ -374,7 +374,8 @@ $(B)/tests/unit/test_capctl_args: $(B)/obj/capctl/capctl_args.o
 $(B)/tests/unit/test_import: $(filter-out %/import_main.o,$(capctl-import_OBJ))
 
 # capctl learn's reading of the trace, alone (capctl/ is not in conf/)
-$(B)/tests/unit/test_learn: $(B)/obj/capctl/learn_trace.o $(B)/obj/capctl/learn_kprobe.o $(B)/obj/capctl/learn_record.o
+$(B)/tests/unit/test_learn: $(B)/obj/capctl/learn_trace.o $(B)/obj/capctl/learn_kprobe.o $(B)/obj/capctl/learn_record.o \
+  $(B)/obj/capctl/learn_files.o
 
 # the bounded step of PID 1, alone (init/ is not in conf/), with its clock
 # and reader

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "../conf/svc.h"
 #include "../conf/xalloc.h"
 #include "learn.h"
+#include "learn_files.h"
 #include "learn_out.h"
 #include "learn_record.h"
 #include "learn_run.h"
@@ -44,16 +46,19 @@ static void help(void)
 "\n"
 "Run the service of FILE.svc under capexec with the privilege the file\n"
 "gives (legacy root when it says nothing), trace every capability the\n"
-"kernel checks for its processes, and print the file with mode = noroot\n"
-"and the capabilities it was granted, each with the system calls that\n"
-"needed it, on standard output; a report on standard error.\n"
+"kernel checks for its processes and the paths they write, and print the\n"
+"file with mode = noroot, the capabilities it was granted, each with the\n"
+"system calls that needed it, read-only = yes and read-write for the\n"
+"directories it wrote into, on standard output; a report on standard\n"
+"error.\n"
 "\n"
 "  --time SECONDS  stop the service (TERM) after this long (default 10)\n"
 "  --check CMD     prove the proposal: /bin/sh -c CMD must pass with the\n"
 "                  file as it is, with the proposal, and decides for each\n"
-"                  capability whether it is needed (CAPCTL_LEARN_EXIT: the\n"
-"                  service's exit status, or \"running\"; it has --time\n"
-"                  seconds too)\n"
+"                  capability whether it is needed, and for a uid 0 file\n"
+"                  left with none whether user = nobody will do\n"
+"                  (CAPCTL_LEARN_EXIT: the service's exit status, or\n"
+"                  \"running\"; it has --time seconds too)\n"
 "  -h, --help, -V, --version\n"
 "\n"
 "Exit status: 0 a proposal; 1 the check failed; 100 usage or a refused\n"
@@ -157,6 +162,63 @@ static int prove(learn_run *run, char const *file, char const *check, char const
   return 0;
 }
 
+/* Could uid, gid write path (a directory: add and remove its entries) by
+ * its mode alone? */
+static int writable(char const *path, int dir, uid_t uid, gid_t gid)
+{
+  struct stat st;
+  mode_t need;
+  if (stat(path, &st) < 0) return 0;
+  need = st.st_uid == uid ? S_IWUSR | (dir ? S_IXUSR : 0) : st.st_gid == gid ? S_IWGRP | (dir ? S_IXGRP : 0)
+                                                                             : S_IWOTH | (dir ? S_IXOTH : 0);
+  return (st.st_mode & need) == need;
+}
+
+/* The user trial (a uid 0 file without a user, every capability proven
+ * unnecessary): nobody, when by their modes it could write every file the
+ * service wrote but did not make, and every directory whose entries it
+ * changed, and the check passes with user = nobody.  Sets r->user, or r->no_user. */
+static int prove_user(learn_run *run, char const *check, char const *text, learn_record *r, char const *trial,
+                      char *err, size_t errlen)
+{
+  static char why[4200];
+  struct passwd *pw = getpwnam("nobody");
+  learn_files const *f = &r->files;
+  size_t i;
+  int p;
+  if (!pw || !pw->pw_uid) {
+    r->no_user = "there is no user nobody";
+    return 0;
+  }
+  for (i = 0; i < f->n; i++) {
+    char dir[4096], *slash;
+    if (!learn_record_has(r, f->file[i].pid)) continue;
+    /* a file it made would be nobody's: its directory is what counts */
+    if ((f->file[i].what & (LF_WROTE | LF_MADE)) == LF_WROTE && !writable(f->file[i].path, 0, pw->pw_uid, pw->pw_gid)) {
+      snprintf(why, sizeof why, "nobody could not write %s (its owner and mode)", f->file[i].path);
+      r->no_user = why;
+      return 0;
+    }
+    snprintf(dir, sizeof dir, "%s", f->file[i].path);
+    slash = strrchr(dir, '/');
+    if (!(f->file[i].what & (LF_MADE | LF_REMOVED | LF_RENAMED)) || !slash) continue;
+    slash[slash == dir] = 0;
+    if (!writable(dir, 1, pw->pw_uid, pw->pw_gid)) {
+      snprintf(why, sizeof why, "nobody could not change the entries of %s (its owner and mode)", dir);
+      r->no_user = why;
+      return 0;
+    }
+  }
+  r->user = "nobody";
+  write_trial(trial, text, 0, r);
+  p = passes(run, check, err, errlen);
+  if (p <= 0) r->user = 0;
+  if (p < 0) return -1;
+  if (!p) r->no_user = "the check fails as nobody";
+  else fprintf(stderr, "capctl: learn: the check passes as nobody\n");
+  return 0;
+}
+
 static void report(learn_record const *r, learn_end const *end)
 {
   char name[64], where[1024];
@@ -166,9 +228,12 @@ static void report(learn_record const *r, learn_end const *end)
   else fprintf(stderr, "capctl: learn: the service was killed by signal %d\n", WTERMSIG(end->status));
   for (i = 0; i < LEARN_CAPS; i++) {
     learn_cap const *c = &r->cap[i];
-    if (c->granted || c->refused)
+    if (c->granted || c->refused) {
       fprintf(stderr, "capctl: learn: %s: granted %lu, refused %lu: %s\n", cap_name(i, name, sizeof name), c->granted,
               c->refused, learn_where_format(c->where, c->nwhere, where, sizeof where));
+      if (learn_objects_format(c->where, c->nwhere, where, sizeof where)[0])
+        fprintf(stderr, "capctl: learn: what %s was checked for: %s\n", name, where);
+    }
     if (c->quiet)
       fprintf(stderr, "capctl: learn: %s: quiet %lu, not proposed (%s): %s\n", cap_name(i, name, sizeof name), c->quiet,
               c->quiet_why, learn_where_format(c->qwhere, c->nqwhere, where, sizeof where));
@@ -208,11 +273,18 @@ static void options(int argc, char **argv, learn_run *run, char const **check)
   run->seconds = (unsigned)seconds;
 }
 
+/* Is pid the service's? */
+static int mine(void const *rec, pid_t pid)
+{
+  return learn_record_has(rec, pid);
+}
+
 /* The traced run, into rec; the report.  Exits unless the service ran
  * and every record was read. */
 static void learn_traced(learn_run const *run, learn_record *rec)
 {
   char err[256], err2[256];
+  size_t left;
   learn_trace t;
   learn_end end;
   if (learn_trace_open(&t, err, sizeof err) < 0) {
@@ -220,6 +292,16 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     strerr_diefu2x(111, "trace capability checks: ", err);
   }
   fprintf(stderr, "capctl: learn: %s (tracefs: %s), with %s\n", t.src->name, t.where, run->file);
+  if (learn_files_open(&rec->files, rec->dir, err, sizeof err) < 0) {
+    learn_files_close(&rec->files);
+    rec->files.marked = 0;
+    fprintf(stderr, "capctl: learn: warning: the files it writes are not learned (%s): no read-write proposal\n", err);
+  } else {
+    t.files = &rec->files;
+    if (rec->files.unmarked)
+      fprintf(stderr, "capctl: learn: %u of %u file systems cannot report a directory's entries made, removed or"
+                      " renamed: there, only the files written are learned\n", rec->files.unmarked, rec->files.marked);
+  }
   rec->capexec = run->capexec;
   rec->trace = &t;
   if (learn_run_traced(run, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
@@ -234,6 +316,13 @@ static void learn_traced(learn_run const *run, learn_record *rec)
     strerr_dief2x(111, "learn: interrupted by signal ", sig);
   }
   if (rec->lost) strerr_dief1x(111, "learn: the kernel dropped trace records: the proposal could miss a capability");
+  if (rec->files.lost) strerr_dief1x(111, "learn: the kernel dropped file events: the proposal could miss a file it wrote");
+  /* the last events were drained; no more are needed */
+  learn_files_stop(&rec->files);
+  if ((left = learn_files_resolve(&rec->files, mine, rec)))
+    fprintf(stderr, "capctl: learn: %zu entries made, removed or renamed in a directory that several mounts reach,"
+                    " none of them alone nearest a file it wrote, or under the directory it started in: not in"
+                    " read-write (the proposal names them)\n", left);
   if (!rec->started) strerr_dief1x(1, "learn: the service's command never ran (see capexec's message)");
   report(rec, &end);
 }
@@ -257,25 +346,35 @@ int learn_main(int argc, char **argv)
   diag_print(&diags, "capctl", 2);
   if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
   text = read_text(run.file);
+  rec.uid0 = s->uid == 0;
+  rec.dir = s->directory ? s->directory : ".";
+  rec.own_tmp = s->ct && container_own_tmp(s->ct);
   learn_traced(&run, &rec);
   caps = learn_granted(&rec);
   if (check) {
     if (!mkdtemp(dir)) strerr_diefu1sys(111, "make a temporary directory");
     snprintf(trial, sizeof trial, "%s/%s.svc", dir, s->name);
     proven = prove(&run, argv[optind], check, text, &caps, &rec, trial, err, sizeof err);
+    /* a user, where uid 0 was used for nothing the trace and the files show */
+    if (!proven && !caps && rec.uid0 && !s->user && rec.files.marked &&
+        prove_user(&run, check, text, &rec, trial, err, sizeof err) < 0)
+      proven = -1;
+    if (rec.no_user) fprintf(stderr, "capctl: learn: no user proposed: %s\n", rec.no_user);
     unlink(trial);
     rmdir(dir);
     if (proven < 0) strerr_dief1x(111, err);
     if (proven) return 1;
   }
   /* capinit refuses an uncontained noroot uid 0 that could write its
-   * state (capinit.svc(5)): the files it writes are not learned yet */
-  if (s->uid == 0 && !(s->ct && container_read_only(s->ct)))
+   * state (capinit.svc(5)): the proposal has read-only = yes when the
+   * files written were learned */
+  if (s->uid == 0 && !rec.files.marked && !(s->ct && container_read_only(s->ct)))
     fprintf(stderr, "capctl: learn: note: uid 0 without read-only = yes could write capinit's state:"
                     " capctl check refuses the proposal until it has read-only = yes and read-write paths,"
                     " or a user\n");
   learn_propose(stdout, text, caps, &rec);
   if (fflush(stdout) != 0) strerr_diefu1sys(111, "write the proposal");
+  learn_files_close(&rec.files);
   free(text);
   svc_free(s);
   diag_free(&diags);

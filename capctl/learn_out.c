@@ -1,21 +1,30 @@
 /* capctl/learn_out.c -- the proposal: the service file as it was, line by
  * line, but for its privilege keys (mode, capabilities, bounding,
  * securebits), which become mode = noroot and the capabilities learned,
- * where the first of them stood (at the end when it had none).  The
- * others are kept as comments, so the administrator sees what changed. */
+ * and, when the files it wrote were learned, its file system's (read-only,
+ * read-write, private-tmp), which become read-only = yes and the
+ * directories it wrote into; all where the first of them stood (at the
+ * end when it had none).  The others are kept as comments, so the
+ * administrator sees what changed. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../conf/names.h"
+#include "../conf/xalloc.h"
 #include "learn_out.h"
 
-static char const *const replaced[] = { "mode", "capabilities", "bounding", "securebits", 0 };
+/* the privilege keys, then the file system's */
+static char const *const replaced[] = { "mode", "capabilities", "bounding", "securebits",
+                                        "read-only", "read-write", "private-tmp", 0 };
+#define REPLACED_PRIV 4
 
-/* Is the line "KEY = ..." for one of the replaced keys? */
-static int is_replaced(char const *line, size_t n)
+/* Is the line "KEY = ..." for one of the replaced keys (the privilege
+ * keys only, unless files)? */
+static int is_replaced(char const *line, size_t n, int files)
 {
   size_t i, k;
   while (n && (*line == ' ' || *line == '\t')) line++, n--;
-  for (i = 0; replaced[i]; i++) {
+  for (i = 0; replaced[i] && (files || i < REPLACED_PRIV); i++) {
     k = strlen(replaced[i]);
     if (n > k && !strncmp(line, replaced[i], k)) {
       char const *p = line + k;
@@ -24,6 +33,100 @@ static int is_replaced(char const *line, size_t n)
     }
   }
   return 0;
+}
+
+/* The directories of the service's files (learn_files_dirs) onto out as
+ * read-write; 1 when one is under /tmp or /var/tmp. */
+static int read_write(FILE *out, learn_record const *r, int *tmp)
+{
+  learn_files const *f = &r->files;
+  char **copy = xcalloc(f->n + 1, sizeof *copy), **dirs = xcalloc(f->n + 1, sizeof *dirs);
+  size_t i, n = 0, k, m = 0;
+  int shared = 0;
+  for (i = 0; i < f->n; i++)
+    if (learn_record_has(r, f->file[i].pid)) dirs[n] = copy[n] = xstrdup(f->file[i].path), n++;
+  k = learn_files_dirs(dirs, n, tmp);
+  /* read-write's paths are blank- or comma-separated: one with a blank
+   * or a comma cannot be written there */
+  for (i = 0; out && i < k; i++)
+    if (strpbrk(dirs[i], " \t,")) fprintf(out, "# capctl learn: not in read-write (a blank or a comma): %s\n", dirs[i]);
+  for (i = 0, m = 0; out && i < k; i++)
+    if (!strpbrk(dirs[i], " \t,")) fprintf(out, "%s %s", m++ ? "" : "read-write =", dirs[i]);
+  if (m) fputs("\n", out);
+  for (i = 0; i < k; i++)
+    if (!strncmp(dirs[i], "/tmp/", 5) || !strncmp(dirs[i], "/var/tmp/", 9)) shared = 1;
+  for (i = 0; i < n; i++) free(copy[i]);
+  free(copy);
+  free(dirs);
+  return shared;
+}
+
+static int by_path(void const *a, void const *b)
+{
+  return strcmp((*(learn_file const *const *)a)->path, (*(learn_file const *const *)b)->path);
+}
+
+/* The entries whose directory several mounts reach, and the service
+ * wrote a file through none of them, or through more than one
+ * (learn_files_resolve): not proposed; each with its candidates. */
+static void unsure(FILE *out, learn_record const *r)
+{
+  learn_files const *f = &r->files;
+  size_t i, j, shown = 0;
+  for (i = 0; i < f->nalt; i = j) {
+    int first = f->alt[i].what & LF_UNSURE && shown++ < 8;
+    if (first) fputs("# capctl learn: not in read-write, reached through one of several mounts, and learn cannot tell which:", out);
+    /* what it did, once: the group's candidates share it */
+    if (first) fputs(f->alt[i].what & LF_REMOVED ? " removed" : f->alt[i].what & LF_RENAMED ? " renamed" : " made", out);
+    for (j = i; j < f->nalt && f->alt[j].group == f->alt[i].group; j++)
+      if (first) fprintf(out, "%s %s", j > i ? " or" : "", f->alt[j].path);
+    if (first) fprintf(out, " (%s)\n", learn_record_comm(r, f->alt[i].pid));
+  }
+  if (shown > 8) fprintf(out, "# and %zu more such entries\n", shown - 8);
+}
+
+/* The files the service wrote (learn_files.c), each once (what its
+ * processes did to it, the first one's command): read-only = yes, the
+ * directories it wrote into read-write, a private /tmp for its files
+ * straight in /tmp, unless it shares a directory there, which a private
+ * /tmp would hide (capexec refuses read-write in it): /tmp read-write
+ * then. */
+static void files(FILE *out, learn_record const *r)
+{
+  /* in the order it is likely done */
+  static struct { unsigned bit; char const *word; } const words[] = {
+    { LF_MADE, "made" }, { LF_WROTE, "wrote" }, { LF_RENAMED, "renamed" }, { LF_REMOVED, "removed" },
+  };
+  learn_files const *f = &r->files;
+  learn_file const **mine = xcalloc(f->n + 1, sizeof *mine);
+  size_t i, j, n = 0, shown;
+  int tmp = 0;
+  for (i = 0; i < f->n; i++)
+    if (learn_record_has(r, f->file[i].pid)) mine[n++] = &f->file[i];
+  qsort(mine, n, sizeof *mine, by_path);
+  for (i = 0, shown = 0; i < n; i = j) {
+    unsigned w, k = 0, what = 0;
+    for (j = i; j < n && !strcmp(mine[j]->path, mine[i]->path); j++) what |= mine[j]->what;
+    if (shown++ == 8) continue;
+    fputs("# ", out);
+    for (w = 0; w < sizeof words / sizeof words[0]; w++)
+      if (what & words[w].bit) fprintf(out, "%s%s", k++ ? ", " : "", words[w].word);
+    fprintf(out, " %s (%s)\n", mine[i]->path, learn_record_comm(r, mine[i]->pid));
+  }
+  if (shown > 8) fprintf(out, "# and %zu more paths\n", shown - 8);
+  free(mine);
+  unsure(out, r);
+  fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
+  fputs("read-only = yes\n", out);
+  if (read_write(0, r, &tmp) && tmp) {
+    fputs("# capctl learn: no private-tmp, for its files straight in /tmp: it shares a directory there\n", out);
+    tmp = -1;
+    read_write(out, r, &tmp);
+    return;
+  }
+  read_write(out, r, &tmp);
+  if (!tmp && r->own_tmp) fputs("# capctl learn: kept: its own /tmp, where learn sees nothing\n", out);
+  if (tmp || r->own_tmp) fputs("private-tmp = yes\n", out);
 }
 
 static void block(FILE *out, uint64_t caps, learn_record const *r)
@@ -35,8 +138,20 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     fprintf(out, "# %s: %s\n", cap_name(i, name, sizeof name), learn_where_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where));
+    /* what the calls acted on, where their arguments tell */
+    if (learn_objects_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where)[0]) fprintf(out, "#   %s\n", where);
   }
   fprintf(out, "capabilities = %s\n", caps_format(caps, list, sizeof list));
+  if (r->user) {
+    fputs("# capctl learn: no capability, every file it wrote nobody's to write by its mode, and the check"
+          " passes as nobody: a user of its own would be better (nobody is every such service's)\n", out);
+    fprintf(out, "user = %s\n", r->user);
+  } else if (r->uid0) {
+    fputs("# capctl learn: no user proposed: what uid 0 owns (a file of mode 0600, a socket, a process)"
+          " is reached without a capability check, so the trace cannot tell that another user would do\n", out);
+    if (r->no_user) fprintf(out, "# capctl learn: and with --check: %s\n", r->no_user);
+  }
+  if (r->files.marked) files(out, r);
 }
 
 void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record const *r)
@@ -45,7 +160,7 @@ void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record cons
   while (*text) {
     char const *nl = strchr(text, '\n');
     size_t n = nl ? (size_t)(nl - text) : strlen(text);
-    if (is_replaced(text, n)) {
+    if (is_replaced(text, n, r->files.marked != 0)) {
       if (!done) block(out, caps, r);
       done = 1;
       fprintf(out, "# was: %.*s\n", (int)n, text);

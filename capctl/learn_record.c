@@ -4,9 +4,11 @@
  * applying the file (setgid, setpcap...), not the service's.  A check
  * belongs to the last system call its process entered before it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "../conf/xalloc.h"
 #include "learn_record.h"
 
 /* The calls that check capabilities, and the common ones around them, by
@@ -87,6 +89,32 @@ char const *learn_quiet(int cap, long nr, int opts)
   return 0;
 }
 
+/* The slot of pid in the set of size cap (a power of 2): its own, or the
+ * free one where it would go. */
+static size_t seen_slot(pid_t const *set, size_t cap, pid_t pid)
+{
+  size_t i = ((size_t)pid * 2654435761u) & (cap - 1);
+  while (set[i] && set[i] != pid) i = (i + 1) & (cap - 1);
+  return i;
+}
+
+static void seen_add(learn_record *r, pid_t pid)
+{
+  size_t i;
+  if (pid <= 0 || learn_record_has(r, pid)) return;
+  if (2 * (r->nseen + 1) > r->seencap) {
+    size_t cap = r->seencap ? 2 * r->seencap : 512;
+    pid_t *set = xcalloc(cap, sizeof *set);
+    for (i = 0; i < r->seencap; i++)
+      if (r->seen[i]) set[seen_slot(set, cap, r->seen[i])] = r->seen[i];
+    free(r->seen);
+    r->seen = set;
+    r->seencap = cap;
+  }
+  r->seen[seen_slot(r->seen, r->seencap, pid)] = pid;
+  r->nseen++;
+}
+
 /* pid's process (the oldest one reused when full), made when make. */
 static learn_proc *proc_of(learn_record *r, pid_t pid, int make)
 {
@@ -94,6 +122,7 @@ static learn_proc *proc_of(learn_record *r, pid_t pid, int make)
   for (i = 0; i < r->nproc; i++)
     if (r->proc[i].pid == pid) return &r->proc[i];
   if (!make) return 0;
+  seen_add(r, pid);
   if (r->nproc < LEARN_PIDS) i = r->nproc++;
   else i = (unsigned)pid % LEARN_PIDS;
   memset(&r->proc[i], 0, sizeof r->proc[i]);
@@ -103,14 +132,17 @@ static learn_proc *proc_of(learn_record *r, pid_t pid, int make)
   return &r->proc[i];
 }
 
-static void add_where(learn_where *w, unsigned *n, long nr, char const *comm)
+static void add_where(learn_where *w, unsigned *n, learn_proc const *p, char const *comm)
 {
+  long nr = p ? p->nr : -1;
   unsigned i;
   for (i = 0; i < *n; i++)
     if (w[i].nr == nr && !strcmp(w[i].comm, comm)) return;
   if (*n == LEARN_WHERE) return;
   w[*n].nr = nr;
   snprintf(w[*n].comm, sizeof w[*n].comm, "%s", comm);
+  w[*n].obj[0] = 0;
+  if (p) learn_object(nr, p->args, w[*n].obj, sizeof w[*n].obj);
   (*n)++;
 }
 
@@ -135,12 +167,12 @@ static void count_check(learn_record *r, learn_event const *e)
   if (why) {
     c->quiet++;
     c->quiet_why = why;
-    add_where(c->qwhere, &c->nqwhere, p ? p->nr : -1, comm_of(p, e));
+    add_where(c->qwhere, &c->nqwhere, p, comm_of(p, e));
     return;
   }
   if (e->ret == 0) c->granted++;
   else c->refused++;
-  add_where(c->where, &c->nwhere, p ? p->nr : -1, comm_of(p, e));
+  add_where(c->where, &c->nwhere, p, comm_of(p, e));
 }
 
 void learn_record_line(char *line, void *record)
@@ -163,7 +195,9 @@ void learn_record_line(char *line, void *record)
       snprintf(p->comm, sizeof p->comm, "%s", e.comm);
       break;
     case LK_SYSCALL:
-      proc_of(r, e.pid, 1)->nr = e.nr;
+      p = proc_of(r, e.pid, 1);
+      p->nr = e.nr;
+      memcpy(p->args, e.args, sizeof p->args);
       break;
     case LK_CAP_ENTRY:
       p = proc_of(r, e.pid, 1);
@@ -183,6 +217,17 @@ void learn_record_line(char *line, void *record)
   }
 }
 
+int learn_record_has(learn_record const *r, pid_t pid)
+{
+  return pid > 0 && r->seencap && r->seen[seen_slot(r->seen, r->seencap, pid)] == pid;
+}
+
+char const *learn_record_comm(learn_record const *r, pid_t pid)
+{
+  learn_proc const *p = proc_of((learn_record *)r, pid, 0);
+  return p && p->comm[0] ? p->comm : "?";
+}
+
 uint64_t learn_granted(learn_record const *r)
 {
   uint64_t m = 0;
@@ -199,6 +244,124 @@ uint64_t learn_refused_only(learn_record const *r)
   for (i = 0; i < LEARN_CAPS; i++)
     if (r->cap[i].refused && !r->cap[i].granted) m |= 1ULL << i;
   return m;
+}
+
+/* The calls whose arguments name what they act on by value: which ones
+ * (their indexes, in the order shown) and how.  A path, a socket address,
+ * a struct is an address in the service's memory, which the trace does
+ * not read: the port of a bind, the file of a chown are not known. */
+enum { O_INT, O_UINT, O_OCT, O_HEX, O_DOMAIN, O_TYPE };
+#define A(i, k, label) { i, k, label }
+static struct {
+  char const *call;
+  struct { signed char i; unsigned char kind; char const *label; } a[3];
+} const objects[] = {
+  { "fchown", { A(0, O_INT, "fd"), A(1, O_INT, "uid"), A(2, O_INT, "gid") } },
+  { "chown", { A(1, O_INT, "uid"), A(2, O_INT, "gid"), A(-1, 0, 0) } },
+  { "lchown", { A(1, O_INT, "uid"), A(2, O_INT, "gid"), A(-1, 0, 0) } },
+  { "fchownat", { A(2, O_INT, "uid"), A(3, O_INT, "gid"), A(-1, 0, 0) } },
+  { "fchmod", { A(0, O_INT, "fd"), A(1, O_OCT, "mode"), A(-1, 0, 0) } },
+  { "chmod", { A(1, O_OCT, "mode"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "fchmodat", { A(2, O_OCT, "mode"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "mknodat", { A(2, O_OCT, "mode"), A(3, O_HEX, "dev"), A(-1, 0, 0) } },
+  { "mknod", { A(1, O_OCT, "mode"), A(2, O_HEX, "dev"), A(-1, 0, 0) } },
+  { "socket", { A(0, O_DOMAIN, 0), A(1, O_TYPE, 0), A(2, O_INT, "protocol") } },
+  { "setsockopt", { A(0, O_INT, "fd"), A(1, O_INT, "level"), A(2, O_INT, "option") } },
+  { "ioctl", { A(0, O_INT, "fd"), A(1, O_HEX, "request"), A(-1, 0, 0) } },
+  { "setpriority", { A(0, O_INT, "which"), A(1, O_INT, "who"), A(2, O_INT, "nice") } },
+  { "sched_setscheduler", { A(0, O_INT, "pid"), A(1, O_INT, "policy"), A(-1, 0, 0) } },
+  { "sched_setaffinity", { A(0, O_INT, "pid"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "ioprio_set", { A(0, O_INT, "which"), A(1, O_INT, "who"), A(2, O_HEX, "ioprio") } },
+  { "setrlimit", { A(0, O_INT, "resource"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "prlimit64", { A(0, O_INT, "pid"), A(1, O_INT, "resource"), A(-1, 0, 0) } },
+  { "kill", { A(0, O_INT, "pid"), A(1, O_INT, "signal"), A(-1, 0, 0) } },
+  { "tkill", { A(0, O_INT, "tid"), A(1, O_INT, "signal"), A(-1, 0, 0) } },
+  { "tgkill", { A(0, O_INT, "pid"), A(1, O_INT, "tid"), A(2, O_INT, "signal") } },
+  { "ptrace", { A(0, O_INT, "request"), A(1, O_INT, "pid"), A(-1, 0, 0) } },
+  { "setuid", { A(0, O_INT, "uid"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "setgid", { A(0, O_INT, "gid"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "setreuid", { A(0, O_INT, "ruid"), A(1, O_INT, "euid"), A(-1, 0, 0) } },
+  { "setregid", { A(0, O_INT, "rgid"), A(1, O_INT, "egid"), A(-1, 0, 0) } },
+  { "setresuid", { A(0, O_INT, "ruid"), A(1, O_INT, "euid"), A(2, O_INT, "suid") } },
+  { "setresgid", { A(0, O_INT, "rgid"), A(1, O_INT, "egid"), A(2, O_INT, "sgid") } },
+  { "setgroups", { A(0, O_INT, "groups"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "unshare", { A(0, O_HEX, "flags"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "setns", { A(0, O_INT, "fd"), A(1, O_HEX, "nstype"), A(-1, 0, 0) } },
+  { "mount", { A(3, O_HEX, "flags"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "umount2", { A(1, O_HEX, "flags"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "mlock", { A(1, O_UINT, "bytes"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "mlockall", { A(0, O_HEX, "flags"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "reboot", { A(2, O_HEX, "cmd"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "prctl", { A(0, O_INT, "option"), A(1, O_UINT, "arg"), A(-1, 0, 0) } },
+  { "bpf", { A(0, O_INT, "cmd"), A(-1, 0, 0), A(-1, 0, 0) } },
+  { "perf_event_open", { A(1, O_INT, "pid"), A(2, O_INT, "cpu"), A(-1, 0, 0) } },
+};
+#undef A
+
+/* the address families and socket types services use, by name */
+static char const *domain_name(unsigned long d)
+{
+  switch (d) {
+    case 1: return "AF_UNIX";
+    case 2: return "AF_INET";
+    case 10: return "AF_INET6";
+    case 16: return "AF_NETLINK";
+    case 17: return "AF_PACKET";
+    default: return 0;
+  }
+}
+
+static char const *type_name(unsigned long t)
+{
+  switch (t & 0xf) {  /* without SOCK_NONBLOCK, SOCK_CLOEXEC */
+    case 1: return "SOCK_STREAM";
+    case 2: return "SOCK_DGRAM";
+    case 3: return "SOCK_RAW";
+    case 5: return "SOCK_SEQPACKET";
+    default: return 0;
+  }
+}
+
+char *learn_object(long nr, unsigned long const *args, char *buf, size_t len)
+{
+  char const *name = learn_syscall_name(nr), *s;
+  size_t i, j, n = 0;
+  buf[0] = 0;
+  if (!name) return buf;
+  for (i = 0; i < sizeof objects / sizeof objects[0] && strcmp(objects[i].call, name); i++) {}
+  if (i == sizeof objects / sizeof objects[0]) return buf;
+  for (j = 0; j < 3 && objects[i].a[j].i >= 0 && n < len; j++) {
+    unsigned long v = args[(int)objects[i].a[j].i];
+    char const *sep = j ? ", " : "", *label = objects[i].a[j].label;
+    switch (objects[i].a[j].kind) {
+      case O_INT: n += (size_t)snprintf(buf + n, len - n, "%s%s %d", sep, label, (int)v); break;
+      case O_UINT: n += (size_t)snprintf(buf + n, len - n, "%s%s %lu", sep, label, v); break;
+      case O_OCT: n += (size_t)snprintf(buf + n, len - n, "%s%s %lo", sep, label, v & 07777); break;
+      case O_HEX: n += (size_t)snprintf(buf + n, len - n, "%s%s %#lx", sep, label, v); break;
+      case O_DOMAIN:
+        s = domain_name(v);
+        n += s ? (size_t)snprintf(buf + n, len - n, "%s%s", sep, s) : (size_t)snprintf(buf + n, len - n, "%sfamily %lu", sep, v);
+        break;
+      case O_TYPE:
+        s = type_name(v);
+        n += s ? (size_t)snprintf(buf + n, len - n, "%s%s", sep, s) : (size_t)snprintf(buf + n, len - n, "%stype %lu", sep, v);
+        break;
+    }
+  }
+  return buf;
+}
+
+char *learn_objects_format(learn_where const *w, unsigned nw, char *buf, size_t len)
+{
+  size_t n = 0;
+  unsigned i;
+  buf[0] = 0;
+  for (i = 0; i < nw && n < len; i++) {
+    char const *name = learn_syscall_name(w[i].nr);
+    if (!w[i].obj[0] || !name) continue;
+    n += (size_t)snprintf(buf + n, len - n, "%s%s (%s): %s", n ? "; " : "", name, w[i].comm, w[i].obj);
+  }
+  return buf;
 }
 
 char *learn_where_format(learn_where const *w, unsigned nw, char *buf, size_t len)

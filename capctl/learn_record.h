@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "learn_files.h"
 #include "learn_trace.h"
 
 #define LEARN_CAPS 64
@@ -16,6 +17,8 @@
 typedef struct learn_where_s {
   long nr;                 /* -1: none seen before the check */
   char comm[17];
+  char obj[64];            /* what the first check's call was on, from its
+                              arguments' values ("uid 1234"), or "" */
 } learn_where;
 
 /* The checks of one capability: granted, refused, and quiet (granted or
@@ -34,6 +37,7 @@ typedef struct learn_cap_s {
 typedef struct learn_proc_s {
   pid_t pid;
   long nr;
+  unsigned long args[6];
   char comm[17];
   int pend_cap, pend_opts; /* a check begun (LK_CAP_ENTRY), its result to come */
 } learn_proc;
@@ -46,10 +50,28 @@ typedef struct learn_record_s {
   learn_proc proc[LEARN_PIDS];
   unsigned nproc;
   learn_trace const *trace;
+  pid_t *seen;             /* every pid the trace showed (the table above
+                              forgets the oldest when full): the service's;
+                              a hash set (0: free), seencap a power of 2 */
+  size_t nseen, seencap;
+  learn_files files;       /* the files written; files.fd < 0 and no marks: unknown */
+  int uid0;                /* the file runs the service as uid 0 */
+  char const *user;        /* proposed, proven by --check (learn.c), or 0 */
+  char const *no_user;     /* why none was, when it was tried, or 0 */
+  char const *dir;         /* the directory the service starts in: its
+                              file's, or learn's own (capexec keeps it) */
+  int own_tmp;             /* the file gives it a /tmp of its own, which
+                              learn does not watch (made after its marks) */
 } learn_record;
 
 /* One line of the trace: learn_line_fn of learn_run.h. */
 void learn_record_line(char *line, void *record);
+
+/* Is pid one of the service's processes (or capexec's) that the trace
+ * showed? */
+int learn_record_has(learn_record const *r, pid_t pid);
+/* The command of pid, or "?" */
+char const *learn_record_comm(learn_record const *r, pid_t pid);
 
 /* The capabilities granted (not only quietly), and those only refused. */
 uint64_t learn_granted(learn_record const *r);
@@ -58,6 +80,14 @@ uint64_t learn_refused_only(learn_record const *r);
 /* Is a check of cap made in system call nr with opts (-1: unknown) one of
  * the kernel's quiet ones?  Its reason, or NULL. */
 char const *learn_quiet(int cap, long nr, int opts);
+
+/* What system call nr with args acted on, from their values ("fd 3, uid
+ * 1234"), into buf ("" when its arguments name nothing by value: a path,
+ * an address). */
+char *learn_object(long nr, unsigned long const *args, char *buf, size_t len);
+/* "fchown (prog): fd 3, uid 1234; setpriority (prog): nice -5" into buf:
+ * the calls that have an object; "" when none has. */
+char *learn_objects_format(learn_where const *w, unsigned n, char *buf, size_t len);
 
 /* "bind (prog), setsockopt (prog)" into buf. */
 char *learn_where_format(learn_where const *w, unsigned n, char *buf, size_t len);

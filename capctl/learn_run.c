@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "learn_files.h"
 #include "learn_run.h"
 
 /* a service that ignores TERM gets KILL this much later */
@@ -94,17 +95,19 @@ static int wait_until(pid_t pid, int sfd, long long deadline, learn_trace *t, ch
                       learn_line_fn *fn, void *data, int *status)
 {
   for (;;) {
-    struct pollfd p[2] = { { .fd = sfd, .events = POLLIN }, { .fd = t ? t->pipe : -1, .events = POLLIN } };
+    struct pollfd p[3] = { { .fd = sfd, .events = POLLIN }, { .fd = t ? t->pipe : -1, .events = POLLIN },
+                           { .fd = t && t->files ? t->files->fd : -1, .events = POLLIN } };
     long long left = deadline - now_ms();
     struct signalfd_siginfo si;
     if (waitpid(pid, status, WNOHANG) == pid) return 1;
     if (left <= 0 || interrupted) return 0;
     /* trace_pipe wakes a poller only once the buffer is buffer_percent
      * full (half, by default): drained every 200 ms as well */
-    if (poll(p, 2, left > 200 && t ? 200 : (int)left) < 0 && errno != EINTR) return 0;
+    if (poll(p, 3, left > 200 && t ? 200 : (int)left) < 0 && errno != EINTR) return 0;
     while (read(sfd, &si, sizeof si) > 0)
       if (si.ssi_signo != SIGCHLD) interrupted = (int)si.ssi_signo;
     if (t) drain(t, buf, len, cap, fn, data);
+    if (t && t->files) learn_files_drain(t->files);
   }
 }
 
@@ -169,6 +172,7 @@ int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void
   else kill(-pid, SIGTERM);  /* what it left in its session, as capinit stops a service's group */
   end->running = !exited;
   drain(t, buf, &len, sizeof buf, fn, data);
+  if (t->files) learn_files_drain(t->files);
   close(sfd);
   sigprocmask(SIG_SETMASK, &old, 0);
   return 0;

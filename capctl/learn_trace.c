@@ -194,7 +194,9 @@ void learn_trace_parse(learn_trace const *t, char *line, learn_event *e)
   for (start = line; *start == ' '; start++) {}
   snprintf(e->comm, sizeof e->comm, "%s", start);
   if (!strcmp(event, "sys_enter")) {
-    if (sscanf(fields, "NR %ld", &e->nr) == 1) e->kind = LK_SYSCALL;
+    if (sscanf(fields, "NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)", &e->nr, &e->args[0], &e->args[1], &e->args[2],
+               &e->args[3], &e->args[4], &e->args[5]) >= 1)
+      e->kind = LK_SYSCALL;
   } else if (!strcmp(event, "sched_process_exec")) {
     char *sp;
     if (strncmp(fields, "filename=", 9)) return;

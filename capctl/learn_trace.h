@@ -19,6 +19,8 @@ typedef struct learn_event_s {
   int cap, ret;            /* LK_CHECK; cap of LK_CAP_ENTRY, ret of LK_CAP_RET */
   int opts;                /* LK_CHECK, LK_CAP_ENTRY: CAP_OPT_*, or -1 unknown */
   long nr;                 /* LK_SYSCALL */
+  unsigned long args[6];   /* LK_SYSCALL: its arguments, as registers (the
+                              values; a path or a struct is an address) */
   char const *filename;    /* LK_EXEC: into the line given */
   pid_t child;             /* LK_FORK, with its command in comm */
 } learn_event;
@@ -51,6 +53,7 @@ typedef struct learn_trace_s {
   char group[64];          /* of the events the source made, if any */
   int defined;             /* they are made */
   learn_source const *src;
+  struct learn_files_s *files;  /* drained with the trace, when set */
 } learn_trace;
 
 /* Open tracefs (where it is mounted, or a mount of its own that no

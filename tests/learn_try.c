@@ -12,6 +12,11 @@
  *   learn_try try-nice         try nice -5, and succeed without it too (a
  *                              daemon that goes on at its own priority)
  *   learn_try none FILE        write FILE, a file of its own (no capability)
+ *   learn_try write DIR        write DIR/out.new and rename it DIR/out.log,
+ *                              write DIR/sub/state (sub made when missing),
+ *                              and a temporary file straight in /tmp,
+ *                              removed (no capability)
+ *   learn_try rm FILE          remove FILE, and write nothing
  *
  * Prints "OP ok" and exits 0, or "OP ERRNO" and exits 1; 2 on bad usage. */
 #include <errno.h>
@@ -22,6 +27,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* a TCP socket bound to 127.0.0.1:port, or -1 */
@@ -79,6 +85,24 @@ static int op_none(char const *file)
   return write(fd, "x\n", 2) == 2 ? close(fd) : -1;
 }
 
+static int op_write(char const *dir)
+{
+  char path[4096];
+  int r;
+  char to[4096];
+  snprintf(path, sizeof path, "%s/out.new", dir);
+  snprintf(to, sizeof to, "%s/out.log", dir);
+  if (op_none(path) < 0 || rename(path, to) < 0) return -1;
+  snprintf(path, sizeof path, "%s/sub", dir);
+  if (mkdir(path, 0755) < 0 && errno != EEXIST) return -1;
+  snprintf(path, sizeof path, "%s/sub/state", dir);
+  if (op_none(path) < 0) return -1;
+  snprintf(path, sizeof path, "/tmp/learn_try.%ld", (long)getpid());
+  r = op_none(path);
+  unlink(path);
+  return r;
+}
+
 int main(int argc, char **argv)
 {
   int r;
@@ -89,8 +113,11 @@ int main(int argc, char **argv)
   else if (argc == 2 && !strcmp(argv[1], "nice")) r = op_nice();
   else if (argc == 2 && !strcmp(argv[1], "try-nice")) { op_nice(); r = 0; }
   else if (argc == 3 && !strcmp(argv[1], "none")) r = op_none(argv[2]);
+  else if (argc == 3 && !strcmp(argv[1], "write")) r = op_write(argv[2]);
+  else if (argc == 3 && !strcmp(argv[1], "rm")) r = unlink(argv[2]);
   else {
-    fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE\n");
+    fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE | write DIR\n"
+                    "       | rm FILE\n");
     return 2;
   }
   if (r < 0) {

@@ -48,6 +48,22 @@ for op in "bind 80" "chown /tmp/f 1234" raw nice "none /tmp/n" try-nice; do
   echo "RESULT ${op%% *} rc=$rc caps=$(sed -n 's/^capabilities = //p' /tmp/out)"
   sed "s/^/REPORT ${op%% *} /" /tmp/err
 done
+# the files written (fanotify): a directory of its own, a file straight
+# in /tmp; a removal alone
+mkdir /w /r
+: >/r/gone
+# (rm learned alone: the file it removes is gone for a second run)
+for op in "write /w" "rm /r/gone"; do
+  printf 'description = t\ncommand = /b/learn_try %s\n' "$op" >/tmp/s.svc
+  if [ "$op" = "rm /r/gone" ]; then
+    /b/capctl learn /tmp/s.svc >/tmp/out 2>/tmp/err
+  else
+    /b/capctl learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' /tmp/s.svc >/tmp/out 2>/tmp/err
+  fi
+  rc=$?
+  echo "FILES ${op%% *} rc=$rc $(grep '^read-only = \|^read-write = \|^private-tmp = ' /tmp/out | tr '\n' '|')"
+  sed "s/^/REPORT ${op%% *} /" /tmp/err
+done
 printf 'description = t\ncommand = /bin/sh -c "mount -t tracefs none /sys/kernel/tracing; cat /sys/kernel/tracing/kprobe_events"\n' >/tmp/s.svc
 /b/capctl learn /tmp/s.svc >/dev/null 2>/tmp/err
 echo "DURING $(grep -c '^[pr][0-9]*:capctl_learn_[0-9]*/cap_capable' /tmp/err)"
@@ -83,6 +99,16 @@ none none -
 EOF2
 t_eq "$(echo "$C" | grep '^RESULT try-nice '):$(echo "$C" | grep -c '^REPORT try-nice capctl: learn: cap_sys_nice: checked, but unnecessary: the check passes without it$')" \
   "RESULT try-nice rc=0 caps=none:1" "try-nice: cap_sys_nice granted, proven unnecessary"
+t_eq "$(echo "$C" | grep '^REPORT chown capctl: learn: what ')" \
+  "REPORT chown capctl: learn: what cap_chown was checked for: fchown (learn_try): fd 3, uid 1234, gid -1" \
+  "chown: what fchown acted on, from sys_enter's arguments"
+# the files on 6.1: fanotify as on 6.18, the initramfs's tmpfs reports a
+# directory's entries (the removal alone is seen)
+t_eq "$(echo "$C" | grep '^FILES ')" "FILES write rc=0 read-only = yes|read-write = /w|private-tmp = yes|
+FILES rm rc=0 read-only = yes|read-write = /r|" \
+  "write: read-only, its directory read-write, a private /tmp, proven; rm: the directory it removed from"
+t_eq "$(echo "$C" | grep -c '^REPORT write capctl: learn: the check passes with the proposal$'):$(echo "$C" | grep -c 'cannot report')" \
+  "1:0" "write's proposal passes the check; every file system reports entries"
 t_eq "$(echo "$C" | grep '^DURING ')" "DURING 2" "control: while learn runs, its kprobe and kretprobe are there"
 t_eq "$(echo "$C" | grep '^PROBES ')" "PROBES 0 INSTANCES 0" "the kprobes and the instance removed after"
 t_done

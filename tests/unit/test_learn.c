@@ -4,8 +4,10 @@
  * of them makes: the service begins after capexec, a check belongs to
  * the last system call of its process, quiet checks are set apart. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 
+#include "../../capctl/learn_files.h"
 #include "../../capctl/learn_record.h"
 #include "../../capctl/learn_trace.h"
 #include "t.h"
@@ -123,11 +125,139 @@ static void test_kprobe(void)
   t_ueq(learn_granted(&r), 1ULL << 10, "a result without its start: nothing");
 }
 
+/* the read-write proposal's directories: each file's parent, an ancestor
+ * alone, /dev left out, files straight in /tmp a private tmp's */
+static void test_dirs(void)
+{
+  char a[] = "/var/lib/x/a", b[] = "/var/lib/x/sub/b", c[] = "/var/lib/x-y/c", d[] = "/dev/shm/s", e[] = "/tmp/t",
+       f[] = "/srv/www/log", g[] = "/top", h[] = "/var/tmp/v", i[] = "/tmp/dir/z", j[] = "/var/lib/x/a";
+  char *p[] = { b, a, c, d, e, f, g, h, i, j };
+  char out[256] = "";
+  size_t n, k;
+  int tmp = 0;
+  n = learn_files_dirs(p, sizeof p / sizeof p[0], &tmp);
+  for (k = 0; k < n; k++) snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", k ? " " : "", p[k]);
+  t_streq(out, "/srv/www /tmp/dir /top /var/lib/x /var/lib/x-y", "read-write: parents, /var/lib/x/sub in /var/lib/x");
+  t_ok(tmp == 1, "files straight in /tmp, /var/tmp: a private tmp's");
+  {
+    char q1[] = "/srv/a/f", q2[] = "/tmp/t", q3[] = "/tmp/d/f";
+    char *q[] = { q1 }, *r[] = { q2, q3 };
+    n = learn_files_dirs(q, 1, &tmp);
+    t_ok(n == 1 && tmp == 0 && !strcmp(q[0], "/srv/a"), "control: one file, no tmp");
+    tmp = -1;
+    n = learn_files_dirs(r, 2, &tmp);
+    t_ok(n == 1 && tmp == 0 && !strcmp(r[0], "/tmp"), "*tmp negative: files straight in /tmp kept, /tmp");
+  }
+}
+
+/* an entry whose directory several mounts reach (/srv/x bound at /run/b
+ * too): the candidate nearest a file the service wrote, else the one under
+ * the directory it started in; else none, said (LF_UNSURE) */
+static int mine_pid(void const *data, pid_t pid)
+{
+  (void)data;
+  return pid == 10;
+}
+
+static void push(learn_file **a, size_t *n, pid_t pid, unsigned what, char const *path, unsigned group)
+{
+  *a = realloc(*a, (*n + 1) * sizeof **a);
+  (*a)[*n].pid = pid;
+  (*a)[*n].what = what;
+  (*a)[*n].path = strdup(path);
+  (*a)[(*n)++].group = group;
+}
+
+static char const *resolved(char const *wrote, pid_t wpid, char const *start, size_t *left)
+{
+  static char out[512];
+  learn_files f;
+  size_t i;
+  memset(&f, 0, sizeof f);
+  f.fd = f.dfd = -1;
+  if (start) f.start = strdup(start);
+  if (wrote) push(&f.file, &f.n, wpid, LF_WROTE, wrote, 0);
+  push(&f.file, &f.n, 10, LF_WROTE, "/tmp/t", 0);  /* near neither: /tmp is no candidate's */
+  push(&f.alt, &f.nalt, 10, LF_REMOVED, "/srv/x/d/gone", 1);
+  push(&f.alt, &f.nalt, 10, LF_REMOVED, "/run/b/d/gone", 1);
+  push(&f.alt, &f.nalt, 11, LF_MADE, "/srv/x/other", 2);  /* not the service's */
+  push(&f.alt, &f.nalt, 11, LF_MADE, "/run/b/other", 2);
+  f.cap = f.n;
+  f.capalt = f.nalt;
+  f.groups = 2;
+  *left = learn_files_resolve(&f, mine_pid, 0);
+  out[0] = 0;
+  for (i = 0; i < f.n; i++)
+    if (f.file[i].what & LF_REMOVED) snprintf(out + strlen(out), sizeof out - strlen(out), "[%s]", f.file[i].path);
+  for (i = 0; i < f.nalt; i++)
+    snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", f.alt[i].what & LF_UNSURE ? " ?" : " ",
+             f.alt[i].path);
+  learn_files_close(&f);
+  return out;
+}
+
+static void test_resolve(void)
+{
+  size_t left;
+  t_streq(resolved("/run/b/d/log", 10, 0, &left), "[/run/b/d/gone] /srv/x/other /run/b/other",
+          "a file written in the same directory through /run/b: /run/b's path; another process's left as is");
+  t_ok(left == 0, "nothing left undecided");
+  t_streq(resolved("/run/b/log", 10, "/srv", &left), "[/run/b/d/gone] /srv/x/other /run/b/other",
+          "a file written above it through /run/b: /run/b's, before the directory it started in");
+  t_streq(resolved("/run/b/d/log", 11, "/srv", &left), "[/srv/x/d/gone] /srv/x/other /run/b/other",
+          "control: another process's file is no evidence; under the directory it started in: /srv's");
+  t_streq(resolved("/log", 10, "/", &left), " ?/srv/x/d/gone ?/run/b/d/gone /srv/x/other /run/b/other",
+          "a file straight in /, and / to start in: undecided, none proposed");
+  t_ok(left == 1, "one entry left undecided");
+  t_streq(resolved(0, 0, "/run/b/d", &left), "[/run/b/d/gone] /srv/x/other /run/b/other",
+          "no file written: the one under the directory it started in");
+}
+
+/* the service's pids: every one the trace showed, past the table of
+ * processes (LEARN_PIDS, which forgets the oldest) */
+static void test_seen(void)
+{
+  static learn_record r;
+  char line[128];
+  long pid;
+  r.trace = &tr;
+  for (pid = 1000; pid < 1000 + 4 * LEARN_PIDS; pid++) {
+    snprintf(line, sizeof line, "  a-%ld [000] ..... 1.0: sys_enter: NR 0 (0, 0, 0, 0, 0, 0)", pid);
+    learn_record_line(line, &r);
+  }
+  t_ok(learn_record_has(&r, 1000) && learn_record_has(&r, 1000 + 4 * LEARN_PIDS - 1),
+       "the first and the last pid of 1024: the service's");
+  t_ok(!learn_record_has(&r, 999) && !learn_record_has(&r, 1000 + 4 * LEARN_PIDS) && !learn_record_has(&r, 0),
+       "control: a pid never shown, and 0, are not");
+}
+
+/* what a call acted on, from its arguments' values */
+static void test_object(void)
+{
+  unsigned long chown_args[6] = { 3, 1234, (unsigned long)-1, 0, 0, 0 }, sock[6] = { 10, 2 | 02000000, 17, 0, 0, 0 },
+                bind_args[6] = { 3, 0x7ffc, 16, 0, 0, 0 }, chmod_args[6] = { (unsigned long)-100, 0x7ffc, 04755, 0, 0, 0 };
+  char buf[64];
+  learn_where w[2] = { { SYS_fchown, "a", "" }, { SYS_bind, "b", "" } };
+  t_streq(learn_object(SYS_fchown, chown_args, buf, sizeof buf), "fd 3, uid 1234, gid -1", "fchown: fd, uid, gid");
+  t_streq(learn_object(SYS_socket, sock, buf, sizeof buf), "AF_INET6, SOCK_DGRAM, protocol 17",
+          "socket: the family and type by name, without SOCK_CLOEXEC");
+  t_streq(learn_object(SYS_fchmodat, chmod_args, buf, sizeof buf), "mode 4755", "fchmodat: the mode, in octal");
+  t_streq(learn_object(SYS_bind, bind_args, buf, sizeof buf), "", "bind: nothing (its address is in memory)");
+  t_streq(learn_object(-1, bind_args, buf, sizeof buf), "", "no call: nothing");
+  learn_object(SYS_fchown, chown_args, w[0].obj, sizeof w[0].obj);
+  t_streq(learn_objects_format(w, 2, buf, sizeof buf), "fchown (a): fd 3, uid 1234, gid -1",
+          "the calls with an object, bind's left out");
+}
+
 int main(void)
 {
   tr.src = &learn_sources[0];
   test_parse();
   test_record();
   test_kprobe();
+  test_dirs();
+  test_resolve();
+  test_object();
+  test_seen();
   return t_done();
 }
