@@ -43,6 +43,10 @@
 #              getty's holds full root; the processes capinit counts as
 #              each service's (verify -p) are those; each listed (uid,
 #              CapEff, CapBnd)
+#   chroot     postfix's chroot copies are current at boot, and the
+#              postfix-chroot oneshot ran no configure-instance.sh; after a
+#              change of /etc/hosts (the copy then differs: the control)
+#              it runs it, and the copy is current
 #   syslog     /dev/log links to rsyslog's socket (/var/lib/rsyslog/log),
 #              in capinit's /dev and in postfix's own; logger reaches
 #              /var/log/syslog from postfix's tree, from a read-only
@@ -334,6 +338,22 @@ for s in postfix nginx apache2 chrony rsyslog getty; do
   done < "$out/pids.$s"
 done
 t_eq "$mismatch" 0 "the processes capctl verify -p counts as each daemon's are the ones that run its program"
+
+# ------------------------------------------------ postfix's chroot
+# its copies are made when the image is built; at boot the postfix-chroot
+# oneshot finds them current and runs no configure-instance.sh; a stale
+# copy is refreshed when it runs again (after blame and verify, which
+# look at the boot)
+chroot_state() { # "same" when the copy of /etc/hosts is current, and how often the oneshot ran configure-instance.sh
+  echo $(gssh 'cmp /etc/hosts /var/spool/postfix/etc/hosts && echo same; { capctl log postfix-chroot 2>/dev/null || :; } | grep -c "changed: configure-instance"')
+}
+t_eq "$(chroot_state)" "same 0" "postfix's chroot: its copy of /etc/hosts is current at boot, and configure-instance.sh did not run"
+t_eq "$(gssh "echo '10.0.2.99 capinit-test-$token' >> /etc/hosts; cmp -s /etc/hosts /var/spool/postfix/etc/hosts; echo \$?")" 1 \
+  "... /etc/hosts changed: the copy is stale (the control)"
+gssh capctl restart postfix-chroot
+n=0
+until gssh cmp -s /etc/hosts /var/spool/postfix/etc/hosts || [ $n -ge 60 ]; do sleep 1; n=$((n + 1)); done
+t_eq "$(chroot_state)" "same 1" "... the oneshot again: it saw the change, ran configure-instance.sh, and the copy is current"
 
 # ------------------------------------------------ syslog
 # rsyslog makes its socket in /var/lib/rsyslog, out of its own /dev;
