@@ -654,7 +654,7 @@ bench: all $(BENCH_BINS) $(BENCH_STAMP) $(IMAGE_INPUTS) debian
 	@sh tests/bench/debian.sh $(B) full
 
 # the Debian image under systemd and under capinit, side by side (also part
-# of make bench): 3 rounds, writes docs/debian.md's table and
+# of make bench): 5 rounds (BENCH_DEBIAN_ROUNDS), writes docs/debian.md's table and
 # docs/boot-debian.svg; the quick variant boots each init once and only
 # prints the table
 .PHONY: bench-debian bench-debian-quick

@@ -25,9 +25,13 @@ postconf -e \
 newaliases
 # postfix's chroot (/var/spool/postfix: its copies of /etc/hosts,
 # /etc/services, the resolver's libraries), as Debian's postfix@.service
-# makes it before each start; under capinit, the postfix-chroot oneshot
-# refreshes it at boot
-/usr/lib/postfix/configure-instance.sh -
+# makes it before each start: configure-instance.sh, run by capinit's
+# postfix-chroot script, which records what it copied; under capinit the
+# postfix-chroot oneshot checks the copies against that record at boot
+# and refreshes them only when one is stale
+sh /etc/capinit/postfix-chroot.sh
+[ -s /var/spool/postfix/.capinit-chroot ] ||
+  { echo "configure.sh: postfix-chroot.sh made no record" >&2; exit 1; }
 # systemd's apt timers would fetch package lists from the internet
 systemctl mask apt-daily.timer apt-daily-upgrade.timer
 # the network of systemd's boot: systemd-networkd with the same address

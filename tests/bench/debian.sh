@@ -15,16 +15,23 @@
 #     (capctl poweroff; systemctl poweroff) to QEMU's exit, then e2fsck
 #     -fn of the disk;
 #   - under capinit, capctl blame --json (the first one is drawn:
-#     docs/boot-debian.svg).
-# full: BENCH_DEBIAN_ROUNDS (3) rounds, each a systemd and a capinit boot
-# in alternating order; quick: 1 round.  The medians go into the table
-# of docs/debian.md (between its "bench" markers) in full mode; quick
-# prints it only.  Results: BUILDDIR/bench/debian/results.txt.
+#     docs/boot-debian.svg);
+#   - the load average at the boot's start, and how many other QEMUs
+#     (any process whose name begins with qemu-: machines and qemu-user
+#     alike) ran at its start and once the ports had answered: the
+#     report lists them boot by boot, since they are what makes two
+#     boots differ.
+# The namespaces of each process (which of net, pid, mnt, ipc, uts are
+# not PID 1's) come with its credentials (stats.sh).
+# full: BENCH_DEBIAN_ROUNDS (5) rounds, each a systemd and a capinit boot
+# in alternating order; quick: 1 round.  The medians and ranges go into
+# the table of docs/debian.md (between its "bench" markers) in full
+# mode; quick prints it only.  Results: BUILDDIR/bench/debian/results.txt.
 set -u
 B=${1:-build}
 MODE=${2:-full}
 case $MODE in
-  full) rounds=${BENCH_DEBIAN_ROUNDS:-3} ;;
+  full) rounds=${BENCH_DEBIAN_ROUNDS:-5} ;;
   quick) rounds=${BENCH_DEBIAN_ROUNDS:-1} ;;
   *) echo "usage: tests/bench/debian.sh BUILDDIR full|quick" >&2; exit 100 ;;
 esac
@@ -45,6 +52,10 @@ trap '[ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null; rm -f "$OUT/disk.ext4"' 
 trap 'exit 130' INT TERM
 
 ms() { date +%s%3N; }
+# how many QEMUs run besides ours (PID): qemu-system-*, qemu-aarch64...
+other_qemus() {
+  ps -e -o pid=,comm= | awk -v me="${1:-}" '$2 ~ /^qemu-/ && $1 != me { n++ } END { print n + 0 }'
+}
 gssh() {
   ssh -p "$SSH_PORT" -i "$D/id_ed25519" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
     -o LogLevel=ERROR -o BatchMode=yes -o ConnectTimeout=60 root@127.0.0.1 "$@"
@@ -60,6 +71,7 @@ one_boot() {
   set -- $($PROBE ports 3)
   SSH_PORT=$1
   load=$(cut -d' ' -f1 /proc/loadavg)
+  qemus_start=$(other_qemus)
   t0ns=$(date +%s%N)
   DEBIAN_INIT=$init DEBIAN_DISK=$OUT/disk.ext4 DEBIAN_PORTS="$1 $2 $3" \
     sh rootfs/debian/qemu.sh run "$B" "$dir" &
@@ -72,6 +84,7 @@ one_boot() {
     qpid=
     return 1
   fi
+  qemus_answered=$(other_qemus "$qpid")
   sleep 10
   gssh sh -s < tests/debian/stats.sh > "$dir/stats.txt"
   [ "$init" = capinit ] && gssh capctl blame --json > "$dir/blame.json"
@@ -101,8 +114,10 @@ one_boot() {
     echo "boot $k $init qemu_rc $qrc"
     echo "boot $k $init fsck_rc $fsck"
     echo "boot $k $init load $load"
+    echo "boot $k $init qemus_start $qemus_start"
+    echo "boot $k $init qemus_answered $qemus_answered"
   } >> "$RES"
-  echo "bench: boot $k, $init: $(tr '\n' ' ' < "$dir/answers.txt")ms; used $(awk '$1 == "mem_total_kb" { t = $2 } $1 == "mem_available_kb" { a = $2 } END { printf "%.1f MiB", (t - a) / 1024 }' "$dir/stats.txt"); power-off $((t2 - t1)) ms; e2fsck $fsck; load $load" >&2
+  echo "bench: boot $k, $init: $(tr '\n' ' ' < "$dir/answers.txt")ms; used $(awk '$1 == "mem_total_kb" { t = $2 } $1 == "mem_available_kb" { a = $2 } END { printf "%.1f MiB", (t - a) / 1024 }' "$dir/stats.txt"); power-off $((t2 - t1)) ms; e2fsck $fsck; load $load; other QEMUs $qemus_start at the start, $qemus_answered at the answers" >&2
 }
 
 echo "bench: the Debian image, systemd and capinit, $rounds round(s) (TCG: a few minutes a boot)" >&2

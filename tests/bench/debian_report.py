@@ -3,9 +3,11 @@
 systemd-versus-capinit benchmark (tests/bench/debian.sh), in Markdown.
 
 RESULTS holds lines "boot K INIT KEY VALUE...".  The table has the
-medians over the boots of each init; then each daemon's processes with
-their uid, CapEff and CapBnd under both; then the issue's targets, met
-or not.  With --into FILE, the text replaces what stands between the
+medians over the boots of each init, with their ranges (the least and
+the greatest); then the boots one by one (the load average at each
+start, the other QEMUs running); then each daemon's processes with their
+uid, CapEff and CapBnd under both, and which of their namespaces are not
+PID 1's; then the issue's targets, met or not.  With --into FILE, the text replaces what stands between the
 lines "<!-- bench:debian:begin -->" and "<!-- bench:debian:end -->" of
 FILE; otherwise it is printed.
 """
@@ -25,7 +27,9 @@ def load(path):
         b = boots.setdefault(f[1], {"init": f[2], "procs": []})
         if f[3] == "proc":
             pid, ppid, uid, eff, bnd, exe = f[4:10]
-            b["procs"].append({"pid": pid, "ppid": ppid, "uid": uid, "eff": eff, "bnd": bnd, "exe": exe})
+            ns = f[10] if len(f) > 10 else "?"
+            b["procs"].append({"pid": pid, "ppid": ppid, "uid": uid, "eff": eff, "bnd": bnd, "exe": exe,
+                               "ns": ns})
         elif f[3] == "init":
             b["init_name"], b["init_rss_kb"] = f[4], int(f[5])
         else:
@@ -44,6 +48,8 @@ def role(p, procs):
         return "postfix " + name
     if exe == "/usr/sbin/nginx":
         return "nginx worker" if pexe == exe else "nginx master"
+    if exe == "/usr/sbin/apache2":
+        return "apache2 child" if pexe == exe else "apache2 master"
     if exe == "/usr/sbin/sshd":
         return "sshd (a connection)" if pexe == exe else "sshd"
     if exe == "/usr/sbin/chronyd":
@@ -66,13 +72,43 @@ def creds(boots, init):
     return out
 
 
+def namespaces(boots, init):
+    """role -> set of the namespaces (net, pid...) not PID 1's, over the boots of init."""
+    out = {}
+    for b in boots.values():
+        if b["init"] != init:
+            continue
+        for p in b["procs"]:
+            r = role(p, b["procs"])
+            if r and not r.startswith("PID 1"):
+                out.setdefault(r, set()).add(p["ns"])
+    return out
+
+
+def values(boots, init, key, f=float):
+    return [f(b[key]) for b in boots.values() if b["init"] == init and key in b]
+
+
 def med(boots, init, key, f=float):
-    v = [f(b[key]) for b in boots.values() if b["init"] == init and key in b]
+    v = values(boots, init, key, f)
     return statistics.median(v) if v else None
+
+
+def span(boots, init, key, f=float):
+    """(least, greatest) over the boots of init, or None."""
+    v = values(boots, init, key, f)
+    return (min(v), max(v)) if v else None
 
 
 def fmt_s(ms):
     return "-" if ms is None else "%.1f s" % (ms / 1000)
+
+
+def fmt_s_span(boots, init, key):
+    m, r = med(boots, init, key), span(boots, init, key)
+    if m is None:
+        return "-"
+    return "%s (%.1f–%.1f)" % (fmt_s(m), r[0] / 1000, r[1] / 1000) if r[0] != r[1] else fmt_s(m)
 
 
 def ratio(a, b):
@@ -83,9 +119,8 @@ def report(boots):
     n = {i: sum(1 for b in boots.values() if b["init"] == i) for i in INITS}
     used = {i: med(boots, i, "mem_used_kb") for i in INITS}
     lines = []
-    lines.append("Medians of %d boot(s) each (`make bench`, %s; load average at each boot's start: %s)."
-                 % (min(n.values()), "TCG, 2 vCPUs, 1 GiB",
-                    ", ".join("%s %s" % (b["init"], b.get("load", "?")) for _, b in sorted(boots.items(), key=lambda kv: int(kv[0])))))
+    lines.append("Medians of %d boot(s) each (`make bench`, %s), with the range (least–greatest) in brackets; "
+                 "the boots one by one below the table." % (min(n.values()), "TCG, 2 vCPUs, 1 GiB"))
     lines.append("")
     lines.append("| | systemd | capinit | capinit / systemd | target |")
     lines.append("|---|---|---|---|---|")
@@ -95,29 +130,79 @@ def report(boots):
     for label, key in rows:
         a, c = med(boots, "systemd", key), med(boots, "capinit", key)
         t[key] = (a, c)
-        lines.append("| %s | %s | %s | %s | %s |" % (label, fmt_s(a), fmt_s(c), ratio(c, a),
+        lines.append("| %s | %s | %s | %s | %s |" % (label, fmt_s_span(boots, "systemd", key),
+                                                  fmt_s_span(boots, "capinit", key), ratio(c, a),
                                                   "≤ 0.50" if key == "all" else ""))
+
+    def mib_span(i, key):
+        m, r = med(boots, i, key), span(boots, i, key)
+        if m is None:
+            return "-"
+        return "%.1f MiB (%.1f–%.1f)" % (m / 1024, r[0] / 1024, r[1] / 1024) if r[0] != r[1] \
+            else "%.1f MiB" % (m / 1024)
     a, c = used["systemd"], used["capinit"]
-    lines.append("| memory used 10 s later (MemTotal − MemAvailable) | %.1f MiB | %.1f MiB | %s | ≤ 0.80 |"
-                 % ((a or 0) / 1024, (c or 0) / 1024, ratio(c, a)))
+    lines.append("| memory used 10 s later (MemTotal − MemAvailable) | %s | %s | %s | ≤ 0.80 |"
+                 % (mib_span("systemd", "mem_used_kb"), mib_span("capinit", "mem_used_kb"), ratio(c, a)))
     parts = [("anonymous", "mem_anon_kb"), ("file cache", "mem_cached_kb"), ("slab", "mem_slab_kb"),
              ("kernel stacks", "mem_kernelstack_kb"), ("page tables", "mem_pagetables_kb"),
              ("vmalloc", "mem_vmalloc_kb")]
 
     def breakdown(i):
-        return ", ".join("%s %.1f" % (label, (med(boots, i, key) or 0) / 1024) for label, key in parts)
+        out = []
+        for label, key in parts:
+            m, r = med(boots, i, key), span(boots, i, key)
+            if m is None:
+                out.append("%s -" % label)
+            elif r[0] != r[1]:
+                out.append("%s %.1f (%.1f–%.1f)" % (label, m / 1024, r[0] / 1024, r[1] / 1024))
+            else:
+                out.append("%s %.1f" % (label, m / 1024))
+        return ", ".join(out)
     lines.append("| of which (MiB) | %s | %s | | |" % (breakdown("systemd"), breakdown("capinit")))
+
+    def kib_span(i, key):
+        m, r = med(boots, i, key), span(boots, i, key)
+        if m is None:
+            return "-"
+        if m >= 1024:
+            return "%.1f MiB (%.1f–%.1f)" % (m / 1024, r[0] / 1024, r[1] / 1024) if r[0] != r[1] \
+                else "%.1f MiB" % (m / 1024)
+        return "%d KiB (%d–%d)" % (m, r[0], r[1]) if r[0] != r[1] else "%d KiB" % m
     a, c = med(boots, "systemd", "init_rss_kb"), med(boots, "capinit", "init_rss_kb")
-    lines.append("| PID 1's resident set | %.1f MiB | %d KiB | %s | |" % ((a or 0) / 1024, c or 0, ratio(c, a)))
+    lines.append("| PID 1's resident set | %s | %s | %s | |"
+                 % (kib_span("systemd", "init_rss_kb"), kib_span("capinit", "init_rss_kb"), ratio(c, a)))
     a, c = med(boots, "systemd", "processes"), med(boots, "capinit", "processes")
     ta, tc = med(boots, "systemd", "tasks"), med(boots, "capinit", "tasks")
     lines.append("| processes (kernel threads left out; all of /proc) | %d (%d) | %d (%d) | %s | |"
                  % (a or 0, ta or 0, c or 0, tc or 0, ratio(c, a)))
     a, c = med(boots, "systemd", "poweroff_ms"), med(boots, "capinit", "poweroff_ms")
-    lines.append("| power off, from the command to QEMU's exit | %s | %s | %s | |" % (fmt_s(a), fmt_s(c), ratio(c, a)))
+    lines.append("| power off, from the command to QEMU's exit | %s | %s | %s | |"
+                 % (fmt_s_span(boots, "systemd", "poweroff_ms"), fmt_s_span(boots, "capinit", "poweroff_ms"),
+                    ratio(c, a)))
     clean = {i: all(b.get("fsck_rc") == "0" for b in boots.values() if b["init"] == i) for i in INITS}
     lines.append("| e2fsck -fn of the disk afterwards | %s | %s | | clean |"
                  % tuple("clean" if clean[i] else "**not clean**" for i in INITS))
+    lines.append("")
+
+    # the boots one by one: what made them differ
+    lines.append("The boots, in the order they ran (other QEMUs: any process of this machine whose name "
+                 "begins with qemu-, at the boot's start and once its ports had answered):")
+    lines.append("")
+    lines.append("| boot | init | load average at its start | other QEMUs | all three answered | memory used |")
+    lines.append("|---|---|---|---|---|---|")
+    quiet = True
+    for k, b in sorted(boots.items(), key=lambda kv: int(kv[0])):
+        q0, q1 = b.get("qemus_start", "?"), b.get("qemus_answered", "?")
+        if q0 != "0" or q1 != "0":
+            quiet = False
+        lines.append("| %s | %s | %s | %s | %s | %s |" % (
+            k, b["init"], b.get("load", "?"),
+            "none" if q0 == q1 == "0" else "%s at the start, %s at the answers" % (q0, q1),
+            fmt_s(float(b["all"])) if "all" in b else "-",
+            "%.1f MiB" % (int(b["mem_used_kb"]) / 1024) if "mem_used_kb" in b else "-"))
+    lines.append("")
+    lines.append("No other QEMU ran during any boot." if quiet else
+                 "**Other QEMUs ran beside some boots**: their times and memory are those of a shared machine.")
     lines.append("")
 
     cs, cc = creds(boots, "systemd"), creds(boots, "capinit")
@@ -134,6 +219,24 @@ def report(boots):
         lines.append("| %s | %s | %s |" % (r, cell(cs.get(r)), cell(cc.get(r))))
     lines.append("")
 
+    ns_s, ns_c = namespaces(boots, "systemd"), namespaces(boots, "capinit")
+    lines.append("Each daemon's namespaces: those of net, pid, mnt, ipc and uts that are its own, "
+                 "not PID 1's (/proc/PID/ns in the guest, each link compared with PID 1's; "
+                 "several values when its processes or boots differ):")
+    lines.append("")
+    lines.append("| process | systemd | capinit |")
+    lines.append("|---|---|---|")
+
+    def nscell(v):
+        if not v:
+            return "-"
+        return "<br>".join("none (all PID 1's)" if x == "-" else x.replace(",", ", ") for x in sorted(v))
+    for r in order:
+        if r.startswith("PID 1"):
+            continue
+        lines.append("| %s | %s | %s |" % (r, nscell(ns_s.get(r)), nscell(ns_c.get(r))))
+    lines.append("")
+
     # the targets
     def eff_union(v):
         m = 0
@@ -148,13 +251,19 @@ def report(boots):
             s, c = eff_union(cs[r]), eff_union(cc[r])
             if c & ~s:
                 more.append("%s (%016x beyond systemd's %016x)" % (r, c & ~s, s))
-        if r in ("postfix master", "nginx master") and r in cs and r in cc:
+        if r in ("postfix master", "apache2 master", "nginx master") and r in cs and r in cc:
             s, c = eff_union(cs[r]), eff_union(cc[r])
             if not (c & ~s == 0 and c != s):
                 masters.append(r)
         if r in cc and not (r.startswith("sshd") or r == "agetty"):
             if any(int(x[1], 16) == full for x in cc[r]):
                 fullroot.append(r)
+    def missing_or(roles, bad, ok):
+        gone = [r for r in roles if r not in cs or r not in cc]
+        worse = [r for r in roles if r in bad]
+        if gone:
+            return "not seen: " + ", ".join(gone)
+        return ("not: " + ", ".join(worse)) if worse else ok
     all_ratio = t["all"][1] / t["all"][0] if t["all"][0] and t["all"][1] else None
     mem_ratio = used["capinit"] / used["systemd"] if used["capinit"] and used["systemd"] else None
     targets = [
@@ -164,8 +273,13 @@ def report(boots):
          "%.2f×" % mem_ratio if mem_ratio is not None else "-"),
         ("no daemon process holds an effective capability it does not hold under Debian's units", not more,
          "; ".join(more) or "none does"),
-        ("the nginx and postfix masters hold strictly fewer", not masters,
-         ("not: " + ", ".join(masters)) if masters else "both"),
+        ("the postfix and apache masters hold strictly fewer",
+         all(r in cs and r in cc for r in ("postfix master", "apache2 master"))
+         and not any(r in masters for r in ("postfix master", "apache2 master")),
+         missing_or(("postfix master", "apache2 master"), masters, "both")),
+        ("the nginx master holds strictly fewer",
+         "nginx master" in cs and "nginx master" in cc and "nginx master" not in masters,
+         missing_or(("nginx master",), masters, "it does")),
         ("none but sshd and the getty holds full root", not fullroot,
          ("also: " + ", ".join(fullroot)) if fullroot else "none"),
         ("the disk clean after the power off", all(clean.values()), "both inits" if all(clean.values()) else "no"),

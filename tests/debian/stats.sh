@@ -9,8 +9,12 @@
 #                             threads left out), the ssh session's own
 #                             included
 #   tasks N                   every entry of /proc, kernel threads too
-#   proc PID PPID UIDS CAPEFF CAPBND EXE   one per process (UIDS: real,
-#                             effective, saved, fs, joined by commas)
+#   proc PID PPID UIDS CAPEFF CAPBND EXE NS   one per process (UIDS:
+#                             real, effective, saved, fs, joined by
+#                             commas; NS: which of its net, pid, mnt,
+#                             ipc and uts namespaces are not PID 1's,
+#                             from the links /proc/PID/ns/*, joined by
+#                             commas, - for none)
 awk '
   $1 == "MemTotal:" { print "mem_total_kb", $2 }
   $1 == "MemAvailable:" { print "mem_available_kb", $2 }
@@ -28,12 +32,17 @@ for d in /proc/[0-9]*; do
   t=$((t + 1))
   exe=$(readlink "$d/exe" 2>/dev/null) || continue
   n=$((n + 1))
-  awk -v pid="${d#/proc/}" -v exe="$exe" '
+  own=
+  for k in net pid mnt ipc uts; do
+    [ "$(readlink "$d/ns/$k" 2>/dev/null)" = "$(readlink "/proc/1/ns/$k")" ] || own=$own,$k
+  done
+  own=${own#,}
+  awk -v pid="${d#/proc/}" -v exe="$exe" -v ns="${own:--}" '
     $1 == "PPid:" { ppid = $2 }
     $1 == "Uid:" { uid = $2 "," $3 "," $4 "," $5 }
     $1 == "CapEff:" { eff = $2 }
     $1 == "CapBnd:" { bnd = $2 }
-    END { if (uid != "") print "proc", pid, ppid, uid, eff, bnd, exe }' "$d/status" 2>/dev/null
+    END { if (uid != "") print "proc", pid, ppid, uid, eff, bnd, exe, ns }' "$d/status" 2>/dev/null
 done
 echo "processes $n"
 echo "tasks $t"

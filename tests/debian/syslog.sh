@@ -44,7 +44,8 @@ devview() { # PID
 echo link $(readlink /dev/log) $(readlink "/proc/$mpid/root/dev/log")
 clients before
 old=$(pidof rsyslogd)
-pickup=$(pidof pickup)
+# postfix logs each daemon's pid in its own PID namespace
+pickup=$(awk '$1 == "NSpid:" { print $NF }' "/proc/$(pidof pickup)/status")
 capctl restart rsyslog > /dev/null
 i=0
 while new=$(capctl status rsyslog > /dev/null && pidof rsyslogd); [ -z "$new" ] || [ "$new" = "$old" ]; do

@@ -19,6 +19,16 @@
 #              the guest's own network has neither address (the control:
 #              10.0.2.15 is there, and each address is in its service's
 #              namespace)
+#   pidns      postfix's pid file says 2, the master's pid in its own PID
+#              namespace; ps inside postfix's namespaces lists exactly the
+#              processes the kernel puts in that namespace, capinit's
+#              reaper, the master and its daemons, and the same ps in the
+#              machine's lists sshd (the control); ip link inside
+#              postfix's and apache2's network lists lo and the macvlan
+#              eth0 alone; a uid 0 without root's power in postfix's
+#              namespaces gets ESRCH from kill -0 on sshd's pid, where the
+#              same uid 0 in capinit's PID namespace reaches it
+#              (tests/debian/pidns.sh)
 #   chrony     chronyd runs as _chrony with cap_sys_time alone, as its
 #              file declares, and serves its local clock (chronyc)
 #   verify     capctl verify passes, the cards' links, address and route
@@ -33,6 +43,10 @@
 #              getty's holds full root; the processes capinit counts as
 #              each service's (verify -p) are those; each listed (uid,
 #              CapEff, CapBnd)
+#   chroot     postfix's chroot copies are current at boot, and the
+#              postfix-chroot oneshot ran no configure-instance.sh; after a
+#              change of /etc/hosts (the copy then differs: the control)
+#              it runs it, and the copy is current
 #   syslog     /dev/log links to rsyslog's socket (/var/lib/rsyslog/log),
 #              in capinit's /dev and in postfix's own; logger reaches
 #              /var/log/syslog from postfix's tree, from a read-only
@@ -130,10 +144,14 @@ t_eq "$(head -n 1 "$out/apache.txt") $(grep -c '<title>Apache2 Debian Default Pa
   "http: apache2 answers 200 with Debian's page, on its own card (QEMU forwards the port to 10.0.2.80:80)"
 
 # ------------------------------------------------ the cards
-# postfix's master (its pid file: private-pids = no) and apache2's (capctl
-# status names the process capinit started)
-ppid_postfix=$(gssh cat /var/spool/postfix/pid/master.pid | tr -d ' ')
-ppid_apache=$(gssh capctl status | awk '$1 == "apache2" { print $3 }')
+# postfix's master and apache2's: capctl status names the process capinit
+# started, by its pid in capinit's namespace (each has a PID namespace of
+# its own, where it is 2; postfix's pid file says 2)
+gssh capctl status > "$out/status2.txt"
+ppid_postfix=$(awk '$1 == "postfix" { print $3 }' "$out/status2.txt")
+ppid_apache=$(awk '$1 == "apache2" { print $3 }' "$out/status2.txt")
+t_eq "$(gssh cat /var/spool/postfix/pid/master.pid | tr -d ' ') $(gssh "awk '\$1 == \"NSpid:\" { print \$2, \$3 }' /proc/$ppid_postfix/status")" \
+  "2 $ppid_postfix 2" "postfix's pid file says 2, the master's pid in its own PID namespace ($ppid_postfix in capinit's)"
 for sp in postfix:$ppid_postfix:10.0.2.25 apache2:$ppid_apache:10.0.2.80; do
   s=${sp%%:*} p=${sp#*:}; a=${p#*:}; p=${p%%:*}
   t_eq "$(gssh readlink /proc/$p/exe)" "$([ $s = postfix ] && echo /usr/lib/postfix/sbin/master || echo /usr/sbin/apache2)" \
@@ -146,6 +164,33 @@ for sp in postfix:$ppid_postfix:10.0.2.25 apache2:$ppid_apache:10.0.2.80; do
 done
 t_eq "$(gssh ip -4 -o addr show dev eth0 | awk '{ print $4 }')" 10.0.2.15/24 \
   "the guest's own eth0 has its own address, 10.0.2.15/24 (the control: the same command sees addresses)"
+
+# ------------------------------------------------ postfix's container
+# ps inside postfix's namespaces sees postfix alone; ip link inside each
+# card's namespace sees lo and the card alone; a uid 0 without root's
+# power in there cannot reach sshd, which it can from capinit's PID
+# namespace (tests/debian/pidns.sh, in the guest)
+gssh sh -s "$ppid_postfix" "$ppid_apache" < tests/debian/pidns.sh > "$out/pidns.txt" 2>&1
+found() { sed -n "s/^$1 //p" "$out/pidns.txt"; }
+set -- $(found ps-postfix)
+t_eq "${1:-none}" same "postfix's container: ps lists exactly the processes the kernel puts in its PID namespace (/proc/PID/ns/pid): $(found kernel-postfix)"
+shift
+t_eq "$(echo "$@" | tr ' ' '\n' | sed -n '1,2p' | tr '\n' ' ')" "1:capinit 2:master " \
+  "... capinit's reaper as 1, the master as 2"
+t_eq "$(echo "$@" | tr ' ' '\n' | grep -vc -e '^1:capinit$' -e '^2:master$' -e ':\(pickup\|qmgr\|smtpd\|proxymap\|anvil\|cleanup\|trivial-rewrite\|local\|bounce\|tlsmgr\|scache\|showq\|postdrop\|flush\)$')" 0 \
+  "... and else only postfix's daemons ($*)"
+set -- $(found ps-machine)
+t_eq "${1:-none} ${2:-none}" "sshd master" "... the same ps in the machine's namespaces lists sshd and postfix's master (the control: $3 processes)"
+t_eq "$(found links-postfix)" "lo:- eth0:macvlan" "postfix's container: ip link lists lo and its card eth0 (a macvlan) alone"
+t_eq "$(found links-apache2)" "lo:- eth0:macvlan" "apache2's container: ip link lists lo and its card eth0 (a macvlan) alone"
+t_eq "$(found links-machine)" "lo:- eth0:-" "... the machine's own: lo and its virtio eth0 (the control: the same command tells the kinds)"
+set -- $(found sshd-in-postfix)
+t_eq "${1:-none}" no "sshd's pid ($2) names no process in postfix's PID namespace"
+t_eq "$(found kill-inside)" "1 No such process" \
+  "a uid 0 without root's power in postfix's namespaces: kill -0 on sshd's pid fails, ESRCH"
+t_eq "$(found kill-outside)" "0 0000000000000000" \
+  "... the same uid 0 in capinit's PID namespace (no capability: CapEff 0) reaches sshd (the control: what private-pids takes away)"
+sed 's/^/#   /' "$out/pidns.txt"
 
 # ------------------------------------------------ declarations (the service files)
 capmask() { # NAMES...: the mask of these capabilities, from the kernel's header
@@ -289,8 +334,8 @@ for s in postfix nginx apache2 chrony rsyslog getty; do
     exe=$(awk -v p="$pid" '$1 == p { print $7 }' "$out/procs.txt")
     [ -z "$exe" ] && continue  # gone since
     # a private-pids service's reaper runs capinit's code (rsyslog,
-    # apache2: a contained uid 0 gets a PID namespace of its own)
-    [ "$(service_of "$exe")" = capinit ] && { [ $s = rsyslog ] || [ $s = apache2 ]; } && continue
+    # apache2, postfix: a contained uid 0 gets a PID namespace of its own)
+    [ "$(service_of "$exe")" = capinit ] && { [ $s = rsyslog ] || [ $s = apache2 ] || [ $s = postfix ]; } && continue
     if [ "$(service_of "$exe")" != $s ]; then
       echo "#   pid $pid ($exe) is counted under $s by capinit"
       mismatch=$((mismatch + 1))
@@ -321,6 +366,22 @@ t_eq "$(awk '$2 == "other"' "$out/rofs.txt" | wc -l) $(rofs other ro)" "$ROFS_OT
   "... and every other path tried is read-only there (EROFS)"
 t_eq "$(awk '$2 == "control"' "$out/rofs.txt" | wc -l) $(rofs control rw)" "$ROFS_PATHS " \
   "... where the machine's tree has the same paths writable (the control)"
+
+# ------------------------------------------------ postfix's chroot
+# its copies are made when the image is built; at boot the postfix-chroot
+# oneshot finds them current and runs no configure-instance.sh; a stale
+# copy is refreshed when it runs again (after blame and verify, which
+# look at the boot)
+chroot_state() { # "same" when the copy of /etc/hosts is current, and how often the oneshot ran configure-instance.sh
+  echo $(gssh 'cmp /etc/hosts /var/spool/postfix/etc/hosts && echo same; { capctl log postfix-chroot 2>/dev/null || :; } | grep -c "changed: configure-instance"')
+}
+t_eq "$(chroot_state)" "same 0" "postfix's chroot: its copy of /etc/hosts is current at boot, and configure-instance.sh did not run"
+t_eq "$(gssh "echo '10.0.2.99 capinit-test-$token' >> /etc/hosts; cmp -s /etc/hosts /var/spool/postfix/etc/hosts; echo \$?")" 1 \
+  "... /etc/hosts changed: the copy is stale (the control)"
+gssh capctl restart postfix-chroot
+n=0
+until gssh cmp -s /etc/hosts /var/spool/postfix/etc/hosts || [ $n -ge 60 ]; do sleep 1; n=$((n + 1)); done
+t_eq "$(chroot_state)" "same 1" "... the oneshot again: it saw the change, ran configure-instance.sh, and the copy is current"
 
 # ------------------------------------------------ syslog
 # rsyslog makes its socket in /var/lib/rsyslog, out of its own /dev;
