@@ -32,6 +32,13 @@ newaliases
 sh /etc/capinit/postfix-chroot.sh
 [ -s /var/spool/postfix/.capinit-chroot ] ||
   { echo "configure.sh: postfix-chroot.sh made no record" >&2; exit 1; }
+# the queue's directories postfix makes only in `postfix check` (hold,
+# trace): `postfix start` runs it under systemd, nothing under capinit,
+# where postfix reload's postsuper then fails on "open directory hold"
+postfix check
+for d in hold trace; do
+  [ -d /var/spool/postfix/$d ] || { echo "configure.sh: postfix check made no $d" >&2; exit 1; }
+done
 # systemd's apt timers would fetch package lists from the internet
 systemctl mask apt-daily.timer apt-daily-upgrade.timer
 # the network of systemd's boot: systemd-networkd with the same address

@@ -60,7 +60,10 @@ def role(p, procs):
 
 
 def creds(boots, init):
-    """role -> set of (uid, eff, bnd), over the boots of init."""
+    """role -> set of (effective uid, eff, bnd), over the boots of init.
+
+    The effective uid: capinit's PID 1 runs with a real uid of its own
+    (4294967294, its shield against signals), effective 0."""
     out = {}
     for b in boots.values():
         if b["init"] != init:
@@ -68,7 +71,7 @@ def creds(boots, init):
         for p in b["procs"]:
             r = role(p, b["procs"])
             if r:
-                out.setdefault(r, set()).add((p["uid"].split(",")[0], p["eff"], p["bnd"]))
+                out.setdefault(r, set()).add((p["uid"].split(",")[1], p["eff"], p["bnd"]))
     return out
 
 
@@ -207,7 +210,7 @@ def report(boots):
 
     cs, cc = creds(boots, "systemd"), creds(boots, "capinit")
     full = max((int(p["bnd"], 16) for b in boots.values() for p in b["procs"]), default=0)
-    lines.append("Each daemon's processes (uid CapEff CapBnd; several values when its processes differ):")
+    lines.append("Each daemon's processes (effective uid, CapEff, CapBnd; several values when its processes differ):")
     lines.append("")
     lines.append("| process | systemd | capinit |")
     lines.append("|---|---|---|")
