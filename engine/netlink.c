@@ -92,8 +92,9 @@ int nl_address_link(int fd, struct in_addr a)
   if (syscall(SYS_sendto, fd, m.u.bytes, m.u.h.nlmsg_len, 0, 0, 0) < 0) return -1;
   for (;;) {
     struct nlmsghdr *h = &r.h;
+    unsigned left;
     if ((n = syscall(SYS_recvfrom, fd, r.bytes, sizeof r.bytes, 0, 0, 0)) < 0) return -1;
-    for (; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+    for (left = (unsigned)n; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
       struct ifaddrmsg const *am = NLMSG_DATA(h);
       struct rtattr const *at;
       int len;
