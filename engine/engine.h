@@ -42,15 +42,11 @@ enum {
  * bringing eth0 up, or (stage card) the service's socket, finding the new
  * card with it and naming it eth0; (stage address) the address already
  * taken: on PARENT itself or on another link of capinit's network, or by
- * another running service's card (PRIV_CARD_TAKEN), or the ARP probe of
- * the address before it is claimed. */
+ * another running service's card (PRIV_CARD_TAKEN). */
 enum {
   NC_ARG_SOCKET = -20, NC_ARG_UP = -21, NC_ARG_NAME = -22,
-  NC_ARG_ON_PARENT = -23, NC_ARG_ON_HOST = -24, NC_ARG_SERVICE = -25, NC_ARG_PROBE = -26,
+  NC_ARG_ON_PARENT = -23, NC_ARG_ON_HOST = -24, NC_ARG_SERVICE = -25,
 };
-/* The probe: NC_PROBES ARP requests, each answered within NC_PROBE_MS */
-#define NC_PROBES 2
-#define NC_PROBE_MS 100
 
 /* Stages card, address and route (engine/netcard.c), after unshare:
  * host is a NETLINK_ROUTE socket opened in capinit's network before it

@@ -13,20 +13,13 @@
  * leaves nothing behind.  Then eth0 gets its address, goes up, and gets
  * the default route. */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <arpa/inet.h>
 #include <net/if.h>
-#include <net/if_arp.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/if_ether.h>
 #include <linux/if_link.h>
-#include <linux/if_packet.h>
 
 #include "engine.h"
 #include "netlink.h"
@@ -91,98 +84,11 @@ static int name_card(int fd)
   return nl_talk(fd, &m) < 0 ? -1 : index;
 }
 
-/* An ARP packet for IPv4 over Ethernet */
-struct arp_eth {
-  unsigned short htype, ptype;
-  unsigned char hlen, plen;
-  unsigned short op;
-  unsigned char sha[6], spa[4], tha[6], tpa[4];
-} __attribute__((packed));
-
-static long ms_now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Whether a is another station's claim on addr: its answer, or its
- * own probe for addr from another MAC address (RFC 5227, 2.1.1) */
-static int claims(struct arp_eth const *a, unsigned char const *addr, unsigned char const *mac)
-{
-  static unsigned char const none[4];
-  if (a->htype != htons(ARPHRD_ETHER) || a->ptype != htons(ETH_P_IP) || a->hlen != 6 || a->plen != 4) return 0;
-  if (!memcmp(a->spa, addr, 4)) return 1;
-  return a->op == htons(ARPOP_REQUEST) && !memcmp(a->spa, none, 4) && !memcmp(a->tpa, addr, 4) &&
-         memcmp(a->sha, mac, 6);
-}
-
-/* RFC 5227's probe of the card's address before it is claimed: ARP
- * requests from 0.0.0.0 for it, NC_PROBES of them NC_PROBE_MS apart.
- * 0 when no station answered; -1 with EADDRINUSE when one did, or the
- * errno of the packet socket's calls.  (libc's poll and clock_gettime
- * are system calls and nothing more: safe in the vfork-style child.) */
-static int probe(svc_container const *ct, int index)
-{
-  struct sockaddr_ll to, from;
-  struct arp_eth p, r;
-  struct ifreq ifr;
-  struct pollfd pf;
-  socklen_t fl;
-  long end, n;
-  int i, e = 0, fd = (int)syscall(SYS_socket, AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ARP));
-  if (fd < 0) return -1;
-  memset(&to, 0, sizeof to);
-  to.sll_family = AF_PACKET;
-  to.sll_protocol = htons(ETH_P_ARP);
-  to.sll_ifindex = index;
-  memset(&ifr, 0, sizeof ifr);
-  memcpy(ifr.ifr_name, CT_CARD_NAME, sizeof CT_CARD_NAME);
-  if (syscall(SYS_bind, fd, &to, sizeof to) < 0 || syscall(SYS_ioctl, fd, SIOCGIFHWADDR, &ifr) < 0) goto fail;
-  memset(&p, 0, sizeof p);
-  p.htype = htons(ARPHRD_ETHER);
-  p.ptype = htons(ETH_P_IP);
-  p.hlen = 6;
-  p.plen = 4;
-  p.op = htons(ARPOP_REQUEST);
-  memcpy(p.sha, ifr.ifr_hwaddr.sa_data, 6);
-  memcpy(p.tpa, &ct->address, 4);
-  to.sll_halen = 6;
-  memset(to.sll_addr, 0xff, 6);
-  for (i = 0; i < NC_PROBES; i++) {
-    if (syscall(SYS_sendto, fd, &p, sizeof p, 0, &to, sizeof to) < 0) goto fail;
-    for (end = ms_now() + NC_PROBE_MS; (n = end - ms_now()) > 0;) {
-      pf.fd = fd;
-      pf.events = POLLIN;
-      if (poll(&pf, 1, (int)n) < 0) {
-        if (errno == EINTR) continue;
-        goto fail;
-      }
-      fl = sizeof from;
-      while (syscall(SYS_recvfrom, fd, &r, sizeof r, MSG_DONTWAIT, &from, &fl) == (long)sizeof r) {
-        if (from.sll_pkttype != PACKET_OUTGOING && claims(&r, p.tpa, p.sha)) {
-          e = EADDRINUSE;
-          goto fail;
-        }
-        fl = sizeof from;
-      }
-    }
-  }
-  syscall(SYS_close, fd);
-  return 0;
-fail:
-  if (!e) e = errno;
-  syscall(SYS_close, fd);
-  errno = e;
-  return -1;
-}
-
 /* The address, unless it is known to be taken: by another running
  * service's card (capinit found it: taken), or in capinit's own network
  * (on PARENT or another link: the host socket's dump).  The kernel
  * refuses neither for a macvlan, whose address lives in a namespace of
- * its own; then eth0 up (RTM_NEWLINK with IFF_UP), the address probed
- * on the wire, and RTM_NEWADDR. */
+ * its own; then RTM_NEWADDR, and RTM_NEWLINK with IFF_UP. */
 static int give_address(svc_container const *ct, int host, int taken, int fd, int index, priv_fail *f)
 {
   struct ifaddrmsg ifa = { AF_INET, ct->prefix, 0, RT_SCOPE_UNIVERSE, (unsigned)index };
@@ -198,16 +104,15 @@ static int give_address(svc_container const *ct, int host, int taken, int fd, in
     errno = EADDRINUSE;
     return priv_failed(f, STAGE_ADDRESS, on == nl_index(host, ct->parent) ? NC_ARG_ON_PARENT : NC_ARG_ON_HOST);
   }
+  nl_start(&m, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa, sizeof ifa);
+  nl_put(&m, IFA_LOCAL, &ct->address, 4);
+  nl_put(&m, IFA_ADDRESS, &ct->address, 4);
+  if (nl_talk(fd, &m) < 0) return priv_failed(f, STAGE_ADDRESS, -1);
   memset(&ifi, 0, sizeof ifi);
   ifi.ifi_index = index;
   ifi.ifi_flags = ifi.ifi_change = IFF_UP;
   nl_start(&m, RTM_NEWLINK, 0, &ifi, sizeof ifi);
   if (nl_talk(fd, &m) < 0) return priv_failed(f, STAGE_ADDRESS, NC_ARG_UP);
-  if (probe(ct, index) < 0) return priv_failed(f, STAGE_ADDRESS, NC_ARG_PROBE);
-  nl_start(&m, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa, sizeof ifa);
-  nl_put(&m, IFA_LOCAL, &ct->address, 4);
-  nl_put(&m, IFA_ADDRESS, &ct->address, 4);
-  if (nl_talk(fd, &m) < 0) return priv_failed(f, STAGE_ADDRESS, -1);
   return 0;
 }
 
@@ -272,10 +177,6 @@ char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, s
   else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_UP) snprintf(buf, len, "bring %s up", CT_CARD_NAME);
   else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_ON_HOST && f->err != EADDRINUSE)
     snprintf(buf, len, "list the addresses of capinit's network");
-  else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_PROBE && f->err == EADDRINUSE)
-    snprintf(buf, len, "claim %s for %s: another station on %s answers for it (an ARP probe, RFC 5227): give the service a free address", a, CT_CARD_NAME, parent);
-  else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_PROBE)
-    snprintf(buf, len, "probe %s on %s before claiming it (an ARP probe, RFC 5227)", a, CT_CARD_NAME);
   else if (f->stage == STAGE_ADDRESS && f->err == EADDRINUSE)
     snprintf(buf, len, "give %s the address %s/%u (%s%s%s has it: give the service a free address)", CT_CARD_NAME, a,
              ct ? ct->prefix : 0,

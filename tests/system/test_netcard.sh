@@ -25,8 +25,6 @@
 #     duplicate (`ip addr add` on a macvlan of the test's own), and the
 #     same files start with a free address, or once the holder is gone;
 #     capctl check warns of two files with one address on one parent;
-#   - an address another station answers for (the peer's): stage address
-#     fails after its ARP probe (RFC 5227), EADDRINUSE, no link left;
 #   - capctl check refuses an address without a card and a gateway off
 #     its net; explain --json describes the card.
 B=${1:-build}
@@ -122,11 +120,6 @@ ip -n "$H" addr del 10.0.2.5/24 dev p0
 t_eq "$(promisc_back)" 0 "control: the test's own card gone, p0 holds none"
 got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:p0 -k address=10.0.2.5/24 -- /bin/echo ran 2>&1)
 t_eq "$?:$got" "0:ran" "control: 10.0.2.5 gone from capinit's network, the same command runs"
-# an address another station answers for: the peer's (its ARP answer to the probe)
-got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:p0 -k address=10.0.2.1/24 -- /bin/echo ran 2>&1)
-t_eq "$?:$got" "115:capexec: fatal: unable to claim 10.0.2.1 for eth0: another station on p0 answers for it (an ARP probe, RFC 5227): give the service a free address (stage address): Address in use" \
-  "capexec: the peer's address 10.0.2.1: stage address fails after the ARP probe (the peer answered), EADDRINUSE, the command never ran"
-t_eq "$(links) $(promisc_back)" "lo p0  0" "capexec: ... and no card is left on p0 (the control: a free address ran above)"
 got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:nope -k address=10.0.2.20/24 -- /bin/true 2>&1)
 t_eq "$?:$got" "115:capexec: fatal: unable to make the macvlan card eth0 on nope (capinit's network has no link nope: name one that \`ip link\` lists) (stage card): No such device" \
   "capexec: a missing parent: stage card, the parent named, ENODEV"
