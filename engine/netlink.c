@@ -73,8 +73,8 @@ int nl_index(int fd, char const *name)
   return ifr.ifr_ifindex;
 }
 
-/* One RTM_GETADDR dump, read to its end (NLMSG_DONE): the answer is
- * whether any IPv4 address of the namespace is a's. */
+/* One RTM_GETADDR dump (IPv4), read to its end (NLMSG_DONE), each
+ * address's IFA_LOCAL compared with a: the first match's link. */
 int nl_address_link(int fd, struct in_addr a)
 {
   union {

@@ -75,7 +75,7 @@ service const *service_card_holder(service const *s)
   return 0;
 }
 
-/* An address refused as another service's names that service */
+/* A refusal at stage address for another running service's card names it */
 static void say_stage(service *s, char const *level, char const *what_failed, priv_fail const *f)
 {
   char why[512];
