@@ -366,6 +366,23 @@ static int explain_arguments(int argc, char **argv, explain_args *a)
   return 0;
 }
 
+/* A card's file is judged beside the others of its directory, as check
+ * judges them: the same address on the same PARENT is warned. */
+static void explain_siblings_warn(conf_ctx *ctx, svc const *s)
+{
+  diag_list scratch = { 0, 0, 0 };
+  conf_ctx quiet = *ctx;
+  svc_set set = { 0, 0 };
+  char dir[4096];
+  char const *slash = s->file ? strrchr(s->file, '/') : 0;
+  if (!container_card(s->ct) || !slash) return;
+  snprintf(dir, sizeof dir, "%.*s", (int)(slash - s->file), s->file);
+  quiet.diags = &scratch;
+  if (svc_set_load_services(&quiet, &set, dir) == 0) svc_address_warn(ctx, s, &set);
+  svc_set_free(&set);
+  diag_free(&scratch);
+}
+
 /* The services asked for (their problems printed); *n of them. */
 static svc **explain_load(explain_args const *a, size_t *n)
 {
@@ -387,6 +404,7 @@ static svc **explain_load(explain_args const *a, size_t *n)
     snprintf(path, sizeof path, "%s/services/%s.svc", a->dir, x);
     chosen[(*n)++] = svc_load_file(&ctx, path);
   }
+  for (size_t i = 0; i < *n; i++) explain_siblings_warn(&ctx, chosen[i]);
   diag_sort(&diags);
   diag_print(&diags, "capctl", 2);
   diag_free(&diags);

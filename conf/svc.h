@@ -199,6 +199,9 @@ int svc_set_add_file(conf_ctx *ctx, svc_set *set, char const *path);
  * (with ctx->state), unknown dependencies, cycles, dependencies on
  * refused services. */
 void svc_set_validate(conf_ctx *ctx, svc_set *set);
+/* A warning for s when another service of set has a card with s's
+ * address on s's PARENT (svc_set_validate warns every pair). */
+void svc_address_warn(conf_ctx *ctx, svc const *s, svc_set const *set);
 svc *svc_set_find(svc_set const *set, char const *name);
 void svc_set_free(svc_set *set);
 

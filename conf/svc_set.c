@@ -1,11 +1,12 @@
 /* conf/svc_set.c -- all the services of a configuration, and the checks
  * across them: unknown dependencies, cycles, dependencies on refused
- * services. */
+ * services, shared uids and card addresses. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "parse.h"
 #include "state_guard.h"
@@ -303,6 +304,29 @@ static void shared_uid_warn(conf_ctx *ctx, svc_set const *set)
   free(v);
 }
 
+/* Two cards with one address on one PARENT: the kernel takes both for
+ * macvlan (IPv4 has no duplicate address detection), and a peer reaches
+ * whichever answered its ARP last.  capinit refuses the second at stage
+ * address while the first runs; check and explain warn each file, with
+ * the other.  Cards are few: every pair of them. */
+void svc_address_warn(conf_ctx *ctx, svc const *s, svc_set const *set)
+{
+  size_t j;
+  if (s->refused || !container_card(s->ct)) return;
+  for (j = 0; j < set->n; j++) {
+    svc_container const *o = set->v[j]->ct;
+    char a[INET_ADDRSTRLEN];
+    if (!strcmp(set->v[j]->name, s->name) || set->v[j]->refused || !container_card(o) ||
+        o->address.s_addr != s->ct->address.s_addr || strcmp(o->parent, s->ct->parent))
+      continue;
+    conf_where w = { ctx->diags, s->file, s->line[K_ADDRESS], 0, 0 };
+    inet_ntop(AF_INET, &o->address, a, sizeof a);
+    conf_warning(&w, "address: %s on %s is also service %s's: the two cannot run at once (the second to start "
+                     "fails at stage address)", a, o->parent, set->v[j]->name);
+    return;
+  }
+}
+
 void svc_set_validate(conf_ctx *ctx, svc_set *set)
 {
   size_t i, j;
@@ -312,6 +336,7 @@ void svc_set_validate(conf_ctx *ctx, svc_set *set)
 
   state_guard(ctx, set);
   shared_uid_warn(ctx, set);
+  for (i = 0; i < set->n; i++) svc_address_warn(ctx, set->v[i], set);
   graph_build(&g, set);
   for (i = 0; i < set->n; i++) {
     svc *s = set->v[i];

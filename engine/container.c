@@ -497,7 +497,7 @@ static int stage_listen(svc_container const *ct, priv_fail *f)
   return 0;
 }
 
-static int container_stages(svc_container const *ct, int host, priv_fail *f)
+static int container_stages(svc_container const *ct, int host, int card_taken, priv_fail *f)
 {
   STAGE_START(f, STAGE_NAMESPACES);
   if (ct && stage_namespaces(ct, f) < 0) return -1;
@@ -506,7 +506,7 @@ static int container_stages(svc_container const *ct, int host, priv_fail *f)
     return priv_failed(f, STAGE_HOSTNAME, -1);
   STAGE_START(f, STAGE_NETWORK);
   if (ct && stage_network(ct, f) < 0) return -1;
-  if (netcard_apply(ct, host, f) < 0) return -1;
+  if (netcard_apply(ct, host, card_taken, f) < 0) return -1;
   STAGE_START(f, STAGE_MOUNTS);
   if (container_has_mounts(ct) && stage_mounts(ct, f) < 0) return -1;
   STAGE_START(f, STAGE_ROOT);
@@ -522,11 +522,11 @@ static int container_stages(svc_container const *ct, int host, priv_fail *f)
 
 /* A card is made from capinit's network: its socket is opened before
  * the unshare that leaves it (engine/netcard.c). */
-int container_apply(svc_container const *ct, priv_fail *f)
+int container_apply(svc_container const *ct, int card_taken, priv_fail *f)
 {
   int host = -1, r;
   if (container_card(ct) && (host = nl_open()) < 0) return priv_failed(f, STAGE_CARD, NC_ARG_SOCKET);
-  r = container_stages(ct, host, f);
+  r = container_stages(ct, host, card_taken, f);
   if (host >= 0) sys_close(host);
   return r;
 }

@@ -40,13 +40,18 @@ enum {
 
 /* priv_fail.arg of stages card and address: the host's netlink socket,
  * bringing eth0 up, or (stage card) the service's socket, finding the new
- * card with it and naming it eth0. */
-enum { NC_ARG_SOCKET = -20, NC_ARG_UP = -21, NC_ARG_NAME = -22 };
+ * card with it and naming it eth0; (stage address) the address already
+ * taken: on PARENT itself or on another link of capinit's network, or by
+ * another running service's card (PRIV_CARD_TAKEN). */
+enum {
+  NC_ARG_SOCKET = -20, NC_ARG_UP = -21, NC_ARG_NAME = -22,
+  NC_ARG_ON_PARENT = -23, NC_ARG_ON_HOST = -24, NC_ARG_SERVICE = -25,
+};
 
 /* Stages card, address and route (engine/netcard.c), after unshare:
  * host is a NETLINK_ROUTE socket opened in capinit's network before it
  * (nl_open), for a service with a card (container_card). */
-int netcard_apply(svc_container const *ct, int host, priv_fail *f);
+int netcard_apply(svc_container const *ct, int host, int taken, priv_fail *f);
 char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, size_t len);
 
 /* Stage filter: the spec's system-call filter, when it has one
@@ -55,7 +60,7 @@ int filter_needed(svc const *s);
 int filter_apply(svc const *s, priv_fail *f);
 
 /* Stages namespaces to readonly; ct may be NULL (nothing to do). */
-int container_apply(svc_container const *ct, priv_fail *f);
+int container_apply(svc_container const *ct, int card_taken, priv_fail *f);
 /* What a container stage failed to do, for "unable to %s". */
 char *container_describe(priv_fail const *f, svc_container const *ct, char *buf, size_t len);
 

@@ -84,12 +84,26 @@ static int name_card(int fd)
   return nl_talk(fd, &m) < 0 ? -1 : index;
 }
 
-/* RTM_NEWADDR, then RTM_NEWLINK with IFF_UP */
-static int give_address(svc_container const *ct, int fd, int index, priv_fail *f)
+/* The address, unless it is known to be taken: by another running
+ * service's card (capinit found it: taken), or in capinit's own network
+ * (on PARENT or another link: the host socket's dump).  The kernel
+ * refuses neither for a macvlan, whose address lives in a namespace of
+ * its own; then RTM_NEWADDR, and RTM_NEWLINK with IFF_UP. */
+static int give_address(svc_container const *ct, int host, int taken, int fd, int index, priv_fail *f)
 {
   struct ifaddrmsg ifa = { AF_INET, ct->prefix, 0, RT_SCOPE_UNIVERSE, (unsigned)index };
   struct ifinfomsg ifi;
   nl_msg m;
+  int on;
+  if (taken) {
+    errno = EADDRINUSE;
+    return priv_failed(f, STAGE_ADDRESS, NC_ARG_SERVICE);
+  }
+  if ((on = nl_address_link(host, ct->address)) < 0) return priv_failed(f, STAGE_ADDRESS, NC_ARG_ON_HOST);
+  if (on) {
+    errno = EADDRINUSE;
+    return priv_failed(f, STAGE_ADDRESS, on == nl_index(host, ct->parent) ? NC_ARG_ON_PARENT : NC_ARG_ON_HOST);
+  }
   nl_start(&m, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa, sizeof ifa);
   nl_put(&m, IFA_LOCAL, &ct->address, 4);
   nl_put(&m, IFA_ADDRESS, &ct->address, 4);
@@ -112,7 +126,7 @@ static int add_route(svc_container const *ct, int fd, int index)
   return nl_talk(fd, &m);
 }
 
-static int netcard_stages(svc_container const *ct, int host, int *own, priv_fail *f)
+static int netcard_stages(svc_container const *ct, int host, int taken, int *own, priv_fail *f)
 {
   int index = -1;
   STAGE_START(f, STAGE_CARD);
@@ -121,16 +135,16 @@ static int netcard_stages(svc_container const *ct, int host, int *own, priv_fail
     if ((*own = nl_open()) < 0 || (index = name_card(*own)) < 0) return priv_failed(f, STAGE_CARD, NC_ARG_NAME);
   }
   STAGE_START(f, STAGE_ADDRESS);
-  if (container_card(ct) && give_address(ct, *own, index, f) < 0) return -1;
+  if (container_card(ct) && give_address(ct, host, taken, *own, index, f) < 0) return -1;
   STAGE_START(f, STAGE_ROUTE);
   if (container_card(ct) && ct->gateway.s_addr && add_route(ct, *own, index) < 0)
     return priv_failed(f, STAGE_ROUTE, -1);
   return 0;
 }
 
-int netcard_apply(svc_container const *ct, int host, priv_fail *f)
+int netcard_apply(svc_container const *ct, int host, int taken, priv_fail *f)
 {
-  int own = -1, r = netcard_stages(ct, host, &own, f);
+  int own = -1, r = netcard_stages(ct, host, taken, &own, f);
   if (own >= 0) {
     int e = errno;
     syscall(SYS_close, own);
@@ -161,10 +175,17 @@ char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, s
              : f->err == EOPNOTSUPP && ct && ct->network == NET_IPVLAN ? " (the kernel has no ipvlan: use macvlan or load the module)"
              : f->err == EOPNOTSUPP ? " (the kernel has no macvlan: use ipvlan or load the module)" : "");
   else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_UP) snprintf(buf, len, "bring %s up", CT_CARD_NAME);
+  else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_ON_HOST && f->err != EADDRINUSE)
+    snprintf(buf, len, "list the addresses of capinit's network");
+  else if (f->stage == STAGE_ADDRESS && f->err == EADDRINUSE)
+    snprintf(buf, len, "give %s the address %s/%u (%s%s%s has it: give the service a free address)", CT_CARD_NAME, a,
+             ct ? ct->prefix : 0,
+             f->arg == NC_ARG_ON_PARENT ? "capinit's network, on the parent "
+             : f->arg == NC_ARG_ON_HOST ? "capinit's network, on a link other than "
+             : f->arg == NC_ARG_SERVICE ? "another running service's card on " : "another ipvlan card on ",
+             parent, f->arg == NC_ARG_ON_HOST ? " (`ip -4 addr` says which)," : f->arg == NC_ARG_ON_PARENT ? "," : "");
   else if (f->stage == STAGE_ADDRESS)
-    snprintf(buf, len, "give %s the address %s/%u%s%s%s", CT_CARD_NAME, a, ct ? ct->prefix : 0,
-             f->err == EADDRINUSE ? " (another ipvlan card on " : "", f->err == EADDRINUSE ? parent : "",
-             f->err == EADDRINUSE ? " has it: give the service a free address)" : "");
+    snprintf(buf, len, "give %s the address %s/%u", CT_CARD_NAME, a, ct ? ct->prefix : 0);
   else snprintf(buf, len, "add the default route via %s on %s", g, CT_CARD_NAME);
   return buf;
 }

@@ -72,3 +72,44 @@ int nl_index(int fd, char const *name)
   if (syscall(SYS_ioctl, fd, SIOCGIFINDEX, &ifr) < 0) return -1;
   return ifr.ifr_ifindex;
 }
+
+/* One RTM_GETADDR dump (IPv4), read to its end (NLMSG_DONE), each
+ * address's IFA_LOCAL compared with a: the first match's link. */
+int nl_address_link(int fd, struct in_addr a)
+{
+  union {
+    struct nlmsghdr h;
+    char bytes[8192];  /* a dump's part: at most a page (NLMSG_GOODSIZE) */
+  } r;
+  struct ifaddrmsg ifa;
+  nl_msg m;
+  int found = 0;
+  long n;
+  memset(&ifa, 0, sizeof ifa);
+  ifa.ifa_family = AF_INET;
+  nl_start(&m, RTM_GETADDR, NLM_F_DUMP, &ifa, sizeof ifa);
+  m.u.h.nlmsg_flags &= (unsigned short)~NLM_F_ACK;
+  if (syscall(SYS_sendto, fd, m.u.bytes, m.u.h.nlmsg_len, 0, 0, 0) < 0) return -1;
+  for (;;) {
+    struct nlmsghdr *h = &r.h;
+    unsigned left;
+    if ((n = syscall(SYS_recvfrom, fd, r.bytes, sizeof r.bytes, 0, 0, 0)) < 0) return -1;
+    for (left = (unsigned)n; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+      struct ifaddrmsg const *am = NLMSG_DATA(h);
+      struct rtattr const *at;
+      int len;
+      if (h->nlmsg_seq != m.u.h.nlmsg_seq) continue;
+      if (h->nlmsg_type == NLMSG_DONE) return found;
+      if (h->nlmsg_type == NLMSG_ERROR) {
+        struct nlmsgerr const *e = NLMSG_DATA(h);
+        errno = e->error ? -e->error : EPROTO;
+        return -1;
+      }
+      if (h->nlmsg_type != RTM_NEWADDR || am->ifa_family != AF_INET) continue;
+      len = (int)IFA_PAYLOAD(h);
+      for (at = IFA_RTA(am); RTA_OK(at, len); at = RTA_NEXT(at, len))
+        if (at->rta_type == IFA_LOCAL && RTA_PAYLOAD(at) == 4 && !memcmp(RTA_DATA(at), &a, 4) && !found)
+          found = (int)am->ifa_index;
+    }
+  }
+}

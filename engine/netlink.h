@@ -6,6 +6,7 @@
 #define CAPINIT_ENGINE_NETLINK_H
 
 #include <stddef.h>
+#include <netinet/in.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
@@ -32,6 +33,9 @@ void nl_end(nl_msg *m, struct rtattr *nest);
 /* Send m and read its acknowledgement: 0, or -1 with errno the kernel's
  * reason (EEXIST, ENODEV, EOPNOTSUPP...). */
 int nl_talk(int fd, nl_msg *m);
+/* The index of the link that holds the IPv4 address a in the namespace
+ * of fd's socket (an RTM_GETADDR dump), 0 if none does, or -1 (errno). */
+int nl_address_link(int fd, struct in_addr a);
 /* The index of the link name in the namespace of fd's socket, or -1. */
 int nl_index(int fd, char const *name);
 

@@ -132,7 +132,7 @@ static int apply_process(svc const *s, unsigned flags, priv_fail *f)
     return priv_failed(f, STAGE_SESSION, -1);
   STAGE(STAGE_SIGNALS);
   if ((flags & PRIV_SIGNALS) && priv_reset_signals() < 0) return priv_failed(f, STAGE_SIGNALS, -1);
-  if (container_apply(s->ct, f) < 0) return -1;
+  if (container_apply(s->ct, flags & PRIV_CARD_TAKEN, f) < 0) return -1;
   STAGE(STAGE_DIRECTORY);
   if ((s->directory || (flags & PRIV_DEFAULTS)) && syscall(SYS_chdir, s->directory ? s->directory : "/") < 0)
     return priv_failed(f, STAGE_DIRECTORY, -1);

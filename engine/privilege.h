@@ -35,6 +35,9 @@ enum {
   PRIV_DEFAULTS = 4,       /* directory "/" and umask 022 when not set
                               (capinit); without it, only keys that are
                               set (capexec, a chain-loader) */
+  PRIV_CARD_TAKEN = 8,     /* the card's address is another running
+                              service's (capinit found it): stage address
+                              refuses it, EADDRINUSE */
 };
 
 /* The signals (bit sig - 1) whose disposition PRIV_SIGNALS sets to

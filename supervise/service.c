@@ -62,10 +62,26 @@ static void set_state(service *s, enum state st)
   if (st == ST_DOWN || st == ST_FAILED || st == ST_BACKOFF) s->down_at = now_ms();
 }
 
+service const *service_card_holder(service const *s)
+{
+  svc_container const *ct = s->spec->ct, *o;
+  size_t i;
+  if (!container_card(ct)) return 0;
+  for (i = 0; i < sv.n; i++) {
+    if (sv.v[i] == s || sv.v[i]->pid <= 0 || !sv.v[i]->spec) continue;
+    o = sv.v[i]->spec->ct;
+    if (container_card(o) && o->address.s_addr == ct->address.s_addr && !strcmp(o->parent, ct->parent)) return sv.v[i];
+  }
+  return 0;
+}
+
+/* A refusal at stage address for another running service's card names it */
 static void say_stage(service *s, char const *level, char const *what_failed, priv_fail const *f)
 {
   char why[512];
-  say(s, level, "%s at stage %s: %s", what_failed, stage_name(f->stage), priv_fail_reason(f, s->spec, why, sizeof why));
+  service const *h = f->stage == STAGE_ADDRESS && f->err == EADDRINUSE ? service_card_holder(s) : 0;
+  say(s, level, "%s at stage %s: %s%s%s%s", what_failed, stage_name(f->stage), priv_fail_reason(f, s->spec, why, sizeof why),
+      h ? "; that card is service " : "", h ? h->spec->name : "", h ? "'s" : "");
 }
 
 static void describe_exit(service *s, int status)

@@ -39,5 +39,9 @@ enum event {
 void service_event(service *s, enum event ev, int arg);
 /* Down, failed or backing off, and no process of it left. */
 int service_is_settled_down(service const *s);
+/* Another service whose process runs with a card on s's PARENT and with
+ * s's address, or NULL: s's start would take that address twice, which
+ * the kernel does not refuse for macvlan (stage address does). */
+service const *service_card_holder(service const *s);
 
 #endif

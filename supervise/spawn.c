@@ -19,6 +19,7 @@
 #include "notify.h"
 #include "../engine/privilege.h"
 #include "../engine/reaper.h"
+#include "service.h"
 #include "spawn.h"
 
 void service_signal_group(service const *s, int sig)
@@ -52,6 +53,7 @@ typedef struct child_s {
   svc const *spec;
   char **argv, **env;
   int null, out, ready_fd;
+  unsigned card_taken;     /* PRIV_CARD_TAKEN: resolved by capinit */
   priv_fail f;
 } child;
 
@@ -89,7 +91,7 @@ static int child_main(void *arg)
 {
   child *c = arg;
   if (child_fds(c) == 0)
-    priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS, c->sup->last_cap, c->argv, c->env, &c->f);
+    priv_exec(c->spec, PRIV_SESSION | PRIV_SIGNALS | PRIV_DEFAULTS | c->card_taken, c->sup->last_cap, c->argv, c->env, &c->f);
   syscall(SYS_exit, priv_fail_exit_code(&c->f));
   return 126;
 }
@@ -147,7 +149,7 @@ static void reaper_child(child *c, int rep)
     syscall(SYS_close_range, 3, r - 1, 0);
   }
   syscall(SYS_close_range, r + 1, ~0U, 0);
-  if (priv_apply(c->spec, PRIV_SESSION | PRIV_DEFAULTS, c->sup->last_cap, &c->f) < 0) reaper_fail(r, &c->f);
+  if (priv_apply(c->spec, PRIV_SESSION | PRIV_DEFAULTS | c->card_taken, c->sup->last_cap, &c->f) < 0) reaper_fail(r, &c->f);
   reaper_run(c->argv, c->env, r, keep, reaper_scrub, c);
 }
 
@@ -207,7 +209,8 @@ pid_t spawn(supervisor const *sup, service *s, char **argv, int with_readiness, 
   if (!env) goto fail_rp;
 
   {
-    child c = { sup, spec, argv, env, null, out, rp[1], { -1, 0, -1 } };
+    child c = { sup, spec, argv, env, null, out, rp[1], 0, { -1, 0, -1 } };
+    if (service_card_holder(s)) c.card_taken = PRIV_CARD_TAKEN;
     if (container_own_pids(spec->ct)) {
       int rep[2];
       pid = -1;

@@ -18,8 +18,13 @@
 #     and route (the test build): the service does not run, the stage and
 #     the kernel's reason are named, and capinit's network lists only lo
 #     and the parent, which no card holds any more;
-#   - two services with the same address on one segment: the kernel
-#     refuses neither (IPv4 has no duplicate address detection);
+#   - an address capinit knows is taken: one of capinit's network (on
+#     the parent, or on another link), or another running service's card
+#     on the same parent: stage address fails, EADDRINUSE, the holder
+#     named, no link left; the controls: the kernel itself takes each
+#     duplicate (`ip addr add` on a macvlan of the test's own), and the
+#     same files start with a free address, or once the holder is gone;
+#     capctl check warns of two files with one address on one parent;
 #   - capctl check refuses an address without a card and a gateway off
 #     its net; explain --json describes the card.
 B=${1:-build}
@@ -31,7 +36,7 @@ sv_init
 NS=capinit-card-$$
 H=$NS-host
 P=$NS-peer
-SV_CLEANUP="ip netns del $H 2>/dev/null; ip netns del $P 2>/dev/null"
+SV_CLEANUP="ip netns del $H 2>/dev/null; ip netns del $P 2>/dev/null; ip netns del $NS-k 2>/dev/null"
 ip netns add "$H"
 ip netns add "$P"
 ip -n "$H" link add p0 type veth peer name p1 netns "$P"
@@ -40,8 +45,10 @@ ip -n "$P" link set p1 up
 ip -n "$P" addr add 10.0.2.1/24 dev p1
 
 # capinit's network as `ip` lists it; the parent's promiscuity (0 with no card on it)
-links() { ip -n "$H" -o link | awk -F': ' '{ print $2 }' | cut -d@ -f1 | tr '\n' ' '; }
-promisc() { ip -n "$H" -d -o link show p0 | sed -n 's/.* promiscuity \([0-9]*\) .*/\1/p'; }
+# (ip's stderr aside: once a namespace of the test's own is gone, it
+# says the peer reference of a link's netns id is invalid)
+links() { ip -n "$H" -o link 2>/dev/null | awk -F': ' '{ print $2 }' | cut -d@ -f1 | tr '\n' ' '; }
+promisc() { ip -n "$H" -d -o link show p0 2>/dev/null | sed -n 's/.* promiscuity \([0-9]*\) .*/\1/p'; }
 # bounded: the namespace of a process that exited is freed by the kernel's workqueue
 promisc_back() {
   n=100
@@ -90,7 +97,29 @@ EOF
 got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:p0 -k address=10.0.2.20/24 -- /bin/bash "$T/reach.sh" 2>&1 | tr '\n' ' ')
 t_eq "$got" "Connection refused No route to host " \
   "capexec: from the card, the peer's 10.0.2.1 answers (its port 9 refuses), capinit's own 10.0.2.5 on p0 is out of reach (no ARP answer)"
+# ... yet the address is capinit's network's: refused at stage address
+got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:p0 -k address=10.0.2.5/24 -- /bin/echo ran 2>&1)
+t_eq "$?:$got" "115:capexec: fatal: unable to give eth0 the address 10.0.2.5/24 (capinit's network, on the parent p0, has it: give the service a free address) (stage address): Address in use" \
+  "capexec: capinit's own 10.0.2.5 on p0: stage address, the parent named, EADDRINUSE, the command never ran"
+t_eq "$(links) $(promisc_back)" "lo p0  0" "capexec: ... and no card is left on p0"
+ip -n "$H" addr add 10.0.2.6/32 dev lo
+got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:p0 -k address=10.0.2.6/24 -- /bin/echo ran 2>&1)
+t_eq "$?:$got" "115:capexec: fatal: unable to give eth0 the address 10.0.2.6/24 (capinit's network, on a link other than p0 (\`ip -4 addr\` says which), has it: give the service a free address) (stage address): Address in use" \
+  "capexec: 10.0.2.6 on capinit's lo: stage address, EADDRINUSE, ip named to find the link"
+t_eq "$(links) $(promisc_back)" "lo p0  0" "capexec: ... and no card is left on p0"
+ip -n "$H" addr del 10.0.2.6/32 dev lo
+# the control: the kernel itself takes the duplicate (a macvlan of the test's own on p0 gets 10.0.2.5)
+ip netns add "$NS-k"
+ip -n "$H" link add kcard link p0 netns "$NS-k" type macvlan mode bridge
+ip -n "$NS-k" link set kcard up
+ip -n "$NS-k" addr add 10.0.2.5/24 dev kcard
+t_eq "$?:$(ip -n "$NS-k" -o -4 addr show dev kcard | awk '{ print $4 }')" "0:10.0.2.5/24" \
+  "control: the kernel gives a macvlan on p0 the address 10.0.2.5 that p0 has (ip addr add: IPv4 refuses no duplicate)"
+ip netns del "$NS-k"
 ip -n "$H" addr del 10.0.2.5/24 dev p0
+t_eq "$(promisc_back)" 0 "control: the test's own card gone, p0 holds none"
+got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:p0 -k address=10.0.2.5/24 -- /bin/echo ran 2>&1)
+t_eq "$?:$got" "0:ran" "control: 10.0.2.5 gone from capinit's network, the same command runs"
 got=$(ip netns exec "$H" "$CAPEXEC" -k network=macvlan:nope -k address=10.0.2.20/24 -- /bin/true 2>&1)
 t_eq "$?:$got" "115:capexec: fatal: unable to make the macvlan card eth0 on nope (capinit's network has no link nope: name one that \`ip link\` lists) (stage card): No such device" \
   "capexec: a missing parent: stage card, the parent named, ENODEV"
@@ -133,6 +162,12 @@ network = macvlan:p0
 address = 10.0.2.20/24
 enabled = no
 EOF
+svc alt <<EOF
+command = /bin/sh -c "sh $T/view.sh; exec sleep 100000"
+network = macvlan:p0
+address = 10.0.2.26/24
+enabled = no
+EOF
 svc other <<EOF
 type = oneshot
 command = /bin/sh $T/view.sh
@@ -153,12 +188,19 @@ network = ipvlan:nope
 address = 10.0.2.24/24
 EOF
 
-t_eq "$("$CAPCTL" check -c "$T/c" 2>&1; echo "rc $?")" "rc 0" "control: capctl check takes every file (a parent is not checked at load time)"
-t_eq "$("$CAPCTL" explain --json -c "$T/c" web | grep '"card"' | sed 's/^ *//')" \
+t_eq "$("$CAPCTL" check -c "$T/c" 2>&1 | sed "s|$T/c/services/||"; echo "rc $?")" "capctl: dup.svc:3: warning: address: 10.0.2.20 on p0 is also service web's: the two cannot run at once (the second to start fails at stage address)
+capctl: web.svc:3: warning: address: 10.0.2.20 on p0 is also service dup's: the two cannot run at once (the second to start fails at stage address)
+capctl: 0 errors, 2 warnings; 0 services refused
+rc 0" "capctl check takes every file (a parent is not checked at load time), and warns dup and web of their one address on p0"
+t_eq "$("$CAPCTL" explain --json -c "$T/c" web 2>/dev/null | grep '"card"' | sed 's/^ *//')" \
   '"card": {"kind": "macvlan", "parent": "p0", "interface": "eth0", "address": "10.0.2.20/24", "gateway": "10.0.2.1"},' \
   "capctl explain --json: the card web gets"
 t_eq "$("$CAPCTL" explain --json -c "$T/c" none | grep '"card"' | sed 's/^ *//')" '"card": null,' \
   "capctl explain --json: none (network = none) has none"
+t_eq "$("$CAPCTL" explain -c "$T/c" web 2>&1 >/dev/null | sed "s|$T/c/services/||")" \
+  "capctl: web.svc:3: warning: address: 10.0.2.20 on p0 is also service dup's: the two cannot run at once (the second to start fails at stage address)" \
+  "capctl explain web: the same warning, of dup"
+t_eq "$("$CAPCTL" explain -c "$T/c" alt 2>&1 >/dev/null)" "" "control: capctl explain alt (10.0.2.26 on p0, no other's): no warning"
 
 # capinit in capinit's network ($H), as its PID 1
 printf '#!/bin/sh\nexec nsenter --net=/run/netns/%s %s "$@"\n' "$H" "$CAPINIT" > "$T/capinit-in-net"
@@ -207,14 +249,44 @@ t_eq "$(cut -d' ' -f2- "$T/log/noparent.log" | sed -n 1p)" "capinit: fatal: star
 sv_wait nokind failed
 t_eq "$(sv_field nokind failure | cut -d: -f1)" "stage card" "capinit: ipvlan on a missing parent fails at stage card too"
 
-# the same address twice on one segment: the kernel refuses neither
+# the same address twice on one parent: the kernel would take it (the
+# control: a macvlan of the test's own on p0 gets web's address), capinit
+# refuses it while web runs
+ip netns add "$NS-k"
+ip -n "$H" link add kcard link p0 netns "$NS-k" type macvlan mode bridge
+ip -n "$NS-k" link set kcard up
+ip -n "$NS-k" addr add 10.0.2.20/24 dev kcard
+t_eq "$?:$(ip -n "$NS-k" -o -4 addr show dev kcard | awk '{ print $4 }')" "0:10.0.2.20/24" \
+  "control: the kernel gives a second card on p0 web's address 10.0.2.20 (ip addr add: IPv4 refuses no duplicate)"
+ip netns del "$NS-k"
+n=100
+while [ "$(promisc)" != 1 ] && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
+t_eq "$(promisc)" 1 "control: the test's own card gone, p0 holds web's card only"
+sv_ctl start dup >/dev/null
+sv_wait dup failed
+t_eq "$(sv_field dup failure) $(sv_field web state)" \
+  "stage address: unable to give eth0 the address 10.0.2.20/24 (another running service's card on p0 has it: give the service a free address): Address in use up" \
+  "capinit: dup, with web's address 10.0.2.20 on p0, fails at stage address, EADDRINUSE; web stays up"
+t_eq "$(cut -d' ' -f2- "$T/log/dup.log")" "capinit: fatal: start failed at stage address: unable to give eth0 the address 10.0.2.20/24 (another running service's card on p0 has it: give the service a free address): Address in use; that card is service web's" \
+  "capinit: dup never ran (its log has capinit's line only, which names web)"
+t_eq "$(links) $(promisc_back)" "lo p0  1" "capinit: after dup's failure, p0 holds web's card only (promiscuity 1)"
+# the controls: another address on p0 starts beside web; dup starts once web is gone
+sv_ctl start alt >/dev/null
+sv_wait alt up
+n=100
+while [ "$(cut -d' ' -f2- "$T/log/alt.log" 2>/dev/null | sed -n 2p)" = "" ] && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
+t_eq "$(cut -d' ' -f2- "$T/log/alt.log" | sed -n 2p) $(sv_field web state)" "lo 127.0.0.1/8 eth0 10.0.2.26/24  up" \
+  "control: alt, at 10.0.2.26 on p0, starts while web runs"
+sv_ctl stop alt >/dev/null
+sv_wait alt down
+sv_ctl stop web >/dev/null
+sv_wait web down
 sv_ctl start dup >/dev/null
 sv_wait dup up
 n=100
-while [ "$(cut -d' ' -f2- "$T/log/dup.log" 2>/dev/null | sed -n 2p)" = "" ] && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
-t_eq "$(cut -d' ' -f2- "$T/log/dup.log" | sed -n 1,2p) $(sv_field web state)" "lo eth0 
-lo 127.0.0.1/8 eth0 10.0.2.20/24  up" \
-  "capinit: dup gets 10.0.2.20/24 on p0 too while web has it: the kernel does not refuse a duplicate IPv4 address on a segment"
+while [ "$(cut -d' ' -f2- "$T/log/dup.log" 2>/dev/null | grep -c '^lo 127')" = 0 ] && [ $n -gt 0 ]; do sleep 0.05; n=$((n - 1)); done
+t_eq "$(cut -d' ' -f2- "$T/log/dup.log" | grep '^lo 127')" "lo 127.0.0.1/8 eth0 10.0.2.20/24 " \
+  "control: web stopped, dup starts with 10.0.2.20 on p0"
 sv_ctl stop dup >/dev/null
 sv_wait dup down
 
