@@ -68,10 +68,16 @@ card() { # KIND ADDRESS
   /b/capexec -k network="$1":eth0 -k address="$2"/24 -- /bin/sh -c "$look"
 }
 running() { # KIND ADDRESS: a card's service in the background ($bg), once it sleeps in its network
-  /b/capexec -k network="$1":eth0 -k address="$2"/24 -- /bin/sleep 60 &
+  # (or has ended: its status and its lines are then in the console, BGEND)
+  /b/capexec -k network="$1":eth0 -k address="$2"/24 -- /bin/sleep 600 2>/tmp/bgerr &
   bg=$!
   i=0
-  until [ "$(links /proc/$bg/net/dev 2>/dev/null)" = "lo eth0 " ] && [ "$(cat /proc/$bg/comm)" = sleep ] || [ $i -ge 300 ]; do
+  until [ "$(links /proc/$bg/net/dev 2>/dev/null)" = "lo eth0 " ] && [ "$(cat /proc/$bg/comm)" = sleep ] || [ $i -ge 1200 ]; do
+    if ! kill -0 $bg 2>/dev/null; then
+      wait $bg
+      echo "BGEND $1 $2 rc=$? after $i waits: $(cat /tmp/bgerr)"
+      break
+    fi
     sleep 0.1
     i=$((i + 1))
   done
@@ -140,7 +146,7 @@ $L" "control: macvlan loaded, the card: eth0 on the parent eth0 (born ciPID: 6.1
 echo "$C" | grep -q "^ERR taken capexec: fatal: unable to make the macvlan card eth0 on eth0 (capinit's network has a link of the card's first name, ci and the pid: rename it) (stage card): File exists$"
 t_ok $? "a link already named ciPID in capinit's network: stage card, EEXIST, said ($(out ERR taken))"
 t_eq "$(out CASE taken) / $(out LINKS back)" "rc=115 / $L" "... exit 115, and no link made (the guest's are lo, eth0 and the renamed dummy)"
-t_eq "$(out BG)" "lo eth0 " "control: a macvlan card's service running on eth0"
+t_eq "$(out BG)" "lo eth0 " "control: a macvlan card's service running on eth0$(out BGEND macvlan)"
 t_eq "$(out CASE busy)
 $(out ERR busy)
 $(out LINKS busy)" "rc=115
@@ -152,7 +158,7 @@ $(out LINKS ipvlan)" "rc=0
 lo eth0 
 lo 127.0.0.1/8 eth0 10.9.0.4/24 
 $L" "control: the macvlan's service gone, the same ipvlan card is made"
-t_eq "$(out BG2)" "lo eth0 " "control: an ipvlan card's service running at 10.9.0.5"
+t_eq "$(out BG2)" "lo eth0 " "control: an ipvlan card's service running at 10.9.0.5$(out BGEND ipvlan)"
 t_eq "$(out CASE ipdup)
 $(out ERR ipdup)
 $(out LINKS ipdup)" "rc=115
