@@ -39,13 +39,15 @@ enum {
 };
 
 /* priv_fail.arg of stages card and address: the host's netlink socket,
- * bringing eth0 up, or (stage card) the service's socket, finding the new
+ * bringing eth0 up, having it announce its address (arp_notify), or
+ * (stage card) the service's socket, finding the new
  * card with it and naming it eth0; (stage address) the address already
  * taken: on PARENT itself or on another link of capinit's network, or by
  * another running service's card (PRIV_CARD_TAKEN). */
 enum {
   NC_ARG_SOCKET = -20, NC_ARG_UP = -21, NC_ARG_NAME = -22,
   NC_ARG_ON_PARENT = -23, NC_ARG_ON_HOST = -24, NC_ARG_SERVICE = -25,
+  NC_ARG_ANNOUNCE = -26,
 };
 
 /* Stages card, address and route (engine/netcard.c), after unshare:

@@ -11,7 +11,11 @@
  * of the new namespace renames it eth0 there, where only lo is.  A link
  * born there dies with the namespace, so a failure at any later step
  * leaves nothing behind.  Then eth0 gets its address, goes up, and gets
- * the default route. */
+ * the default route.  It goes up with arp_notify on: the kernel announces
+ * the address (a gratuitous ARP) as it does, so that a neighbour which
+ * knew it at another MAC learns the new one at once: QEMU's user network
+ * otherwise kept sending a restarted service's traffic to the card of its
+ * previous run, gone with that run's namespace. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/if_link.h>
+#include <linux/ip.h>
 
 #include "engine.h"
 #include "netlink.h"
@@ -84,11 +89,32 @@ static int name_card(int fd)
   return nl_talk(fd, &m) < 0 ? -1 : index;
 }
 
+/* RTM_NEWLINK: IFLA_AF_SPEC, AF_INET, IFLA_INET_CONF, ARP_NOTIFY = 1.
+ * Before the link goes up: the kernel announces at NETDEV_UP, and applies
+ * a message's flags before its IFLA_AF_SPEC. */
+static int announce(int fd, int index)
+{
+  struct ifinfomsg ifi;
+  struct rtattr *spec, *inet, *conf;
+  nl_msg m;
+  memset(&ifi, 0, sizeof ifi);
+  ifi.ifi_index = index;
+  nl_start(&m, RTM_NEWLINK, 0, &ifi, sizeof ifi);
+  spec = nl_put(&m, IFLA_AF_SPEC, 0, 0);
+  inet = nl_put(&m, AF_INET, 0, 0);
+  conf = nl_put(&m, IFLA_INET_CONF, 0, 0);
+  put_u32(&m, IPV4_DEVCONF_ARP_NOTIFY, 1);
+  nl_end(&m, conf);
+  nl_end(&m, inet);
+  nl_end(&m, spec);
+  return nl_talk(fd, &m);
+}
+
 /* The address, unless it is known to be taken: by another running
  * service's card (capinit found it: taken), or in capinit's own network
  * (on PARENT or another link: the host socket's dump).  The kernel
  * refuses neither for a macvlan, whose address lives in a namespace of
- * its own; then RTM_NEWADDR, and RTM_NEWLINK with IFF_UP. */
+ * its own; then RTM_NEWADDR, arp_notify, and RTM_NEWLINK with IFF_UP. */
 static int give_address(svc_container const *ct, int host, int taken, int fd, int index, priv_fail *f)
 {
   struct ifaddrmsg ifa = { AF_INET, ct->prefix, 0, RT_SCOPE_UNIVERSE, (unsigned)index };
@@ -108,6 +134,7 @@ static int give_address(svc_container const *ct, int host, int taken, int fd, in
   nl_put(&m, IFA_LOCAL, &ct->address, 4);
   nl_put(&m, IFA_ADDRESS, &ct->address, 4);
   if (nl_talk(fd, &m) < 0) return priv_failed(f, STAGE_ADDRESS, -1);
+  if (announce(fd, index) < 0) return priv_failed(f, STAGE_ADDRESS, NC_ARG_ANNOUNCE);
   memset(&ifi, 0, sizeof ifi);
   ifi.ifi_index = index;
   ifi.ifi_flags = ifi.ifi_change = IFF_UP;
@@ -175,6 +202,8 @@ char *netcard_describe(priv_fail const *f, svc_container const *ct, char *buf, s
              : f->err == EOPNOTSUPP && ct && ct->network == NET_IPVLAN ? " (the kernel has no ipvlan: use macvlan or load the module)"
              : f->err == EOPNOTSUPP ? " (the kernel has no macvlan: use ipvlan or load the module)" : "");
   else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_UP) snprintf(buf, len, "bring %s up", CT_CARD_NAME);
+  else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_ANNOUNCE)
+    snprintf(buf, len, "have %s announce its address (arp_notify)", CT_CARD_NAME);
   else if (f->stage == STAGE_ADDRESS && f->arg == NC_ARG_ON_HOST && f->err != EADDRINUSE)
     snprintf(buf, len, "list the addresses of capinit's network");
   else if (f->stage == STAGE_ADDRESS && f->err == EADDRINUSE)

@@ -8,7 +8,8 @@
 # count, which a macvlan on a veth raises while it exists (the proof that
 # no link is left behind, with its control while one exists).
 #   - capexec and capinit: the service sees exactly lo and eth0, its
-#     address and routes; eth0 is a macvlan (bridge) with a MAC of its own;
+#     address and routes; eth0 is a macvlan (bridge) with a MAC of its own,
+#     and announces its address as it comes up (arp_notify);
 #   - a TCP connection from the peer to the service's address (the
 #     positive control of every failure below);
 #   - other services (network = host, none) do not see the card, and the
@@ -224,6 +225,8 @@ t_eq "$(cut -d' ' -f2- "$T/log/web.log" | sed -n 6p)" "lo eth0 " "capinit: web's
 pid=$(sv_field web pid)
 t_eq "$(sv_in sed -n 's/^ *\([a-z0-9]*\):.*/\1/p' "/proc/$pid/net/dev" | tr '\n' ' ')" "lo eth0 " \
   "capinit: /proc/PID/net/dev of web's process, read from capinit's namespaces: lo and eth0"
+t_eq "$(sv_in nsenter -t "$pid" -n cat /proc/sys/net/ipv4/conf/eth0/arp_notify) $(ip netns exec "$H" cat /proc/sys/net/ipv4/conf/p0/arp_notify)" "1 0" \
+  "capinit: web's eth0 announces its address when it comes up (arp_notify 1, the kernel's view in web's network), where a link of ip's has the kernel's default (p0: 0)"
 out=$(sv_ctl verify web)
 t_eq "$?:$(echo "$out" | tr '\t' ' ')" "0:name=web result=ok processes=1" "verify: web's card is as its file says"
 sv_in nsenter -t "$pid" -n ip addr add 10.0.2.99/24 dev eth0
