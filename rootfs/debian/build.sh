@@ -118,11 +118,13 @@ fi
   die "unable to make the tests' ssh key"
 # DEBIAN_SERVICES=import: the services made by capctl import from the
 # image's own units (rootfs/debian/import.sh), on a disk of their own,
-# BUILDDIR/debian/disk-import.ext4, assembled in a stage of its own
+# BUILDDIR/debian/import/disk.ext4 (which rootfs/debian/learn.sh boots and
+# refines into BUILDDIR/debian/disk-import.ext4), assembled in a stage of
+# its own
 disk=$D/disk.ext4 W=$D/stage
 case ${DEBIAN_SERVICES:-} in
   ''|hand) ;;
-  import) disk=$D/disk-import.ext4 W=$D/stage-import ;;
+  import) disk=$D/import/disk.ext4 W=$D/stage-import ;;
   *) die "DEBIAN_SERVICES is hand (the default) or import" ;;
 esac
 say "assembling the image${DEBIAN_SERVICES:+ ($DEBIAN_SERVICES)}"
@@ -161,8 +163,8 @@ unshare --mount --propagation private sh -c \
 rm -f "$R/configure.sh"
 
 if [ "${DEBIAN_SERVICES:-}" = import ]; then
-  sh "$here/import.sh" "$R" "$B/bin/capctl" "$D/import.report" || die "rootfs/debian/import.sh failed"
-  say "capctl import: $(tail -n 1 "$D/import.report")"
+  sh "$here/import.sh" "$R" "$B/bin/capctl" "$D/import" || die "rootfs/debian/import.sh failed"
+  say "$(tail -n 1 "$D/import/report")"
 fi
 
 # capinit's configuration, checked against the image's own users

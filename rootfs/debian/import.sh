@@ -1,11 +1,12 @@
 #!/bin/sh
-# rootfs/debian/import.sh ROOT CAPCTL REPORT -- the Debian image's service
+# rootfs/debian/import.sh ROOT CAPCTL OUT -- the Debian image's service
 # files made by capctl import (issue 37; make debian DEBIAN_SERVICES=import,
 # rootfs/debian/build.sh): the image's own systemd units of its daemons,
 # read in ROOT (the image's tree, after the overlay and configure.sh),
 # converted by CAPCTL import -R ROOT into ROOT/etc/capinit/services in
 # place of the hand-written files.  The report (UNIT:LINE lines and the
-# counts) goes to REPORT.
+# counts) goes to OUT/report, a copy of each file written to OUT/NAME.svc
+# (rootfs/debian/compare.py reads them).
 #
 # Each file keeps capctl import's output as it is, under the hand-written
 # file's name (the tests and capctl's verbs name the services so), with
@@ -35,6 +36,17 @@
 #                    them): added, with the hand-written files' addresses,
 #                    since the image's forwards lead there under capinit
 #                    (rootfs/debian/qemu.sh).
+#   postfix's PIDs  private-pids = yes: capinit stops a service by its
+#                    process group, and postfix start-fg (import's
+#                    foreground for postmulti -p start) runs master -s,
+#                    which makes a session of its own: capctl stop postfix
+#                    left the master running (measured), and every trial
+#                    of capctl learn would have met the previous master
+#                    ("already running", exit 1) while the check passed on
+#                    it.  A PID namespace of its own ends with its reaper.
+#                    (postfix stop, reload and status outside then read a
+#                    pid of that namespace: capctl stop and restart
+#                    instead.)
 #   apache2 -D capinit  the image's ports.conf listens on 80 only with
 #                    -D capinit (rootfs/debian/configure.sh: under systemd
 #                    it shares the guest's address with nginx, on 81);
@@ -45,8 +57,10 @@
 # package's test installs it under capinit).  Every file must pass
 # capctl check -R ROOT (build.sh checks the whole directory after).
 set -eu
-[ $# = 3 ] || { echo "usage: rootfs/debian/import.sh ROOT CAPCTL REPORT" >&2; exit 100; }
-R=$1 CAPCTL=$2 REPORT=$3
+[ $# = 3 ] || { echo "usage: rootfs/debian/import.sh ROOT CAPCTL OUT" >&2; exit 100; }
+R=$1 CAPCTL=$2 OUT=$3 REPORT=$3/report
+rm -rf "$OUT"
+mkdir -p "$OUT"
 die() { echo "rootfs/debian/import.sh: fatal: $*" >&2; exit 111; }
 S=$R/etc/capinit/services
 T=$(mktemp -d "${TMPDIR:-/tmp}/capinit-import.XXXXXX")
@@ -83,7 +97,10 @@ for d in $DAEMONS; do
         echo "# capinit's own: a network card of postfix's own (the image's forwards lead there)"
         echo "network = macvlan:eth0"
         echo "address = 10.0.2.25/24"
-        echo "gateway = 10.0.2.2" ;;
+        echo "gateway = 10.0.2.2"
+        echo "# capinit stops a service by its process group; postfix start-fg's master -s makes a session of"
+        echo "# its own and would outlive every stop: in a PID namespace of its own, it ends with it"
+        echo "private-pids = yes" ;;
       apache2)
         echo "# capinit's own: a network card of apache2's own (the image's forwards lead there)"
         echo "network = macvlan:eth0"
@@ -93,4 +110,5 @@ for d in $DAEMONS; do
         echo "environment = APACHE_ARGUMENTS=-D capinit" ;;
     esac
   } >> "$S/$n.svc"
+  cp "$S/$n.svc" "$OUT/$n.svc"
 done
