@@ -566,7 +566,7 @@ $(DEBIAN_USER_KEY):
 	@if [ -n '$(DEBIAN_SSH_KEY)' ]; then cp '$(DEBIAN_SSH_KEY)' $@; else : > $@; fi
 
 $(DEBIAN_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP)
-	@sh rootfs/debian/build.sh $(B) $(DEB)
+	@DEBIAN_SERVICES=hand sh rootfs/debian/build.sh $(B) $(DEB)
 
 DEBIAN_IMPORT_DISK := $(B)/debian/disk-import.ext4
 $(DEBIAN_IMPORT_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP) $(DEBIAN_DISK)

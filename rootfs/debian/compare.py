@@ -35,6 +35,48 @@ def last(k, key, default=None):
     return k[key][-1] if key in k else default
 
 
+ALL = "all (root)"
+
+
+def capset(k):
+    """the capabilities the file gives its command: None for all of root's"""
+    mode = last(k, "mode", "legacy")
+    if mode == "legacy" and last(k, "user") in (None, "root", "0"):
+        return None
+    c = last(k, "capabilities")
+    return set() if c in (None, "", "none") else {x.strip().replace("cap_", "") for x in c.split(",") if x.strip()}
+
+
+def versus(learned, hand):
+    """the learned file's capabilities against the hand-written one's"""
+    a, b = capset(learned), capset(hand)
+    if a is None:
+        return "same (root)" if b is None else "more: all of root's"
+    if b is None:
+        return "fewer (the hand-written is root)"
+    if a == b:
+        return "same"
+    if a < b:
+        return "fewer: without " + ", ".join(sorted(b - a))
+    return "more: " + ", ".join(sorted(a - b)) + ("" if a >= b else "; fewer: without " + ", ".join(sorted(b - a)))
+
+
+def verdicts(report):
+    """learn's report: the capabilities proven necessary, and those checked but unnecessary"""
+    nec, unn = [], []
+    if os.path.exists(report):
+        for line in open(report, encoding="utf-8", errors="replace"):
+            m = re.match(r"capctl: learn: cap_([a-z_]+): (necessary|checked, but unnecessary)", line)
+            if m:
+                (nec if m.group(2) == "necessary" else unn).append(m.group(1))
+    out = []
+    if nec:
+        out.append("necessary: " + ", ".join(nec))
+    if unn:
+        out.append("unnecessary: " + ", ".join(unn))
+    return "; ".join(out)
+
+
 def caps(k):
     c = last(k, "capabilities")
     mode = last(k, "mode", "legacy")
@@ -56,6 +98,8 @@ def mode(k):
     u = last(k, "user")
     s = last(k, "securebits")
     out = m + (" as " + u if u else (", uid 0" if m != "legacy" else ", root"))
+    if "groups" in k:
+        out += ", groups " + last(k, "groups")
     if s:
         out += " (securebits " + s + ")"
     return out
@@ -82,17 +126,30 @@ def containers(k):
     return ", ".join(out) or "none"
 
 
+NOT_LEARNED = {"sshd": "a login needs full root", "getty": "a login needs full root"}
+
+
 def table(b):
-    rows = ["| daemon | file | capabilities | mode | containers |", "|---|---|---|---|---|"]
+    rows = ["| daemon | file | capabilities | mode | containers | learned against hand-written; learn's removal trials |",
+            "|---|---|---|---|---|---|"]
     for d in DAEMONS:
+        hand = keys(os.path.join(HAND, d + ".svc"))
         for label, path in (("hand-written", os.path.join(HAND, d + ".svc")),
                             ("imported", os.path.join(b, "debian/import", d + ".svc")),
                             ("learned", os.path.join(b, "debian/learn", d + ".learned"))):
             k = keys(path)
-            if k is None:
-                rows.append("| %s | %s | (not learned: %s) | | |" % (d, label, "legacy root kept, as the hand-written file"))
+            name = "`%s`" % d if label == "hand-written" else ""
+            if k is None or (label == "learned" and os.path.getsize(path) == 0):
+                why = NOT_LEARNED.get(d, "learn made no proposal (build/debian/learn/%s.report)" % d)
+                rows.append("| %s | %s | not learned: %s; the imported file stays | | | |" % (name, label, why))
                 continue
-            rows.append("| %s | %s | %s | %s | %s |" % (d if label == "hand-written" else "", label, caps(k), mode(k), containers(k)))
+            extra = ""
+            if label == "learned":
+                extra = versus(k, hand)
+                v = verdicts(os.path.join(b, "debian/learn", d + ".report"))
+                if v:
+                    extra += "; " + v
+            rows.append("| %s | %s | %s | %s | %s | %s |" % (name, label, caps(k), mode(k), containers(k), extra))
     return "\n".join(rows) + "\n"
 
 
