@@ -66,7 +66,7 @@ def verdicts(report):
     nec, unn = [], []
     if os.path.exists(report):
         for line in open(report, encoding="utf-8", errors="replace"):
-            m = re.match(r"capctl: learn: cap_([a-z_]+): (necessary|checked, but unnecessary)", line)
+            m = re.search(r"capctl: learn: cap_([a-z_]+): (necessary|checked, but unnecessary)", line)
             if m:
                 (nec if m.group(2) == "necessary" else unn).append(m.group(1))
     out = []
