@@ -58,7 +58,7 @@ gssh() {
 }
 t0=$(date +%s)
 n=0
-while ! tr -d '\r' < "$out/console.log" 2>/dev/null | grep -q 'capinit: all [0-9]* services'; do
+while ! tr -d '\r' 2>/dev/null < "$out/console.log" | grep -q 'capinit: all [0-9]* services'; do
   kill -0 "$qpid" 2>/dev/null || die "QEMU ended before capinit was ready (console: $out/console.log)"
   [ $n -lt 2400 ] || die "capinit was not ready in 600 s"
   sleep 0.25
