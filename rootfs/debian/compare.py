@@ -144,8 +144,11 @@ def table(b):
                 rows.append("| %s | %s | not learned: %s; the imported file stays | | | |" % (name, label, why))
                 continue
             extra = ""
+            log = os.path.join(b, "debian/learn/learn.log")
+            if label == "learned" and os.path.exists(log) and ("%s: proposal not installed" % d) in open(log).read():
+                extra = "not installed (rootfs/debian/learn.sh: it fails at a fresh boot); "
             if label == "learned":
-                extra = versus(k, hand)
+                extra += versus(k, hand)
                 v = verdicts(os.path.join(b, "debian/learn", d + ".report"))
                 if v:
                     extra += "; " + v

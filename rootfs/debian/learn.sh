@@ -36,6 +36,15 @@ say() { echo "debian: learn: $*"; }
 # DAEMON:SECONDS each run: postfix's start runs configure-instance.sh
 # first, 10 s under TCG
 DAEMONS=${DEBIAN_LEARN:-postfix:30 apache2:15 nginx:15 chrony:15 rsyslog:15}
+# Learned, but not installed: apache2's proposal (net_bind_service,
+# setuid, setgid) failed at the next boot.  At each start apachectl makes
+# /run/apache2/socks, when it is missing, and chowns it to www-data
+# (cap_chown); learn ran after the boot's apache2 had made it, so no run
+# of learn's needed cap_chown, and under the proposal a fresh /run made
+# apache2 exit 1 at every start ("chown: changing ownership of
+# '/var/run/apache2/socks.XXXX': Operation not permitted").  learn sees
+# what its runs do, not what a first start after a boot does.
+NOT_INSTALLED=${DEBIAN_LEARN_NOT_INSTALLED-apache2}
 out=$D/learn
 rm -rf "$out"
 mkdir -p "$out"
@@ -82,6 +91,11 @@ for ds in $DAEMONS; do
     echo "$d: no proposal: the imported file stays" >> "$out/learn.log"
     continue
   fi
+  case " $NOT_INSTALLED " in
+    *" $d "*)
+      echo "$d: proposal not installed: the imported file stays" >> "$out/learn.log"
+      continue ;;
+  esac
   {
     cat "$out/$d.learned"
     if grep -q "^capctl: learn: note: uid 0 without read-only = yes could write capinit's state" "$out/$d.report"; then

@@ -41,7 +41,8 @@ guest_setup imported
 L=$D/learn
 # the daemons learn made a proposal for (rootfs/debian/learn.sh's log);
 # the others keep their imported files
-LEARNED=$(sed -n 's/^\([a-z0-9]*\) rc=0 .*/\1/p' "$L/learn.log" | tr '\n' ' ')
+LEARNED=$(sed -n 's/^\([a-z0-9]*\) rc=0 .*/\1/p' "$L/learn.log" | while read -r d; do
+  grep -q "^$d: proposal not installed" "$L/learn.log" || echo "$d"; done | tr '\n' ' ')
 IMPORTED=$(for d in sshd getty postfix apache2 nginx chrony rsyslog; do case " $LEARNED " in *" $d "*) ;; *) echo $d ;; esac; done | tr '\n' ' ')
 # learn's proposals against the hand-written files, as measured
 # (docs/debian.md, "Hand-written, imported, learned"): the test fails
