@@ -541,6 +541,11 @@ deb-all: $(DEB)
 #       systemd); 127.0.0.1:2222, 2525, 8080 are the guest's 22, 25, 80
 #   make check-debian  the end-to-end tests (tests/debian/), which .ci/run
 #       runs after make check
+#   make debian DEBIAN_SERVICES=import   and build/debian/disk-import.ext4:
+#       the daemons' files made by capctl import from the image's own
+#       units (rootfs/debian/import.sh), then refined by capctl learn in
+#       the image booted once (rootfs/debian/learn.sh); make check-debian
+#       DEBIAN_SERVICES=import tests it too (tests/debian/test_imported.sh)
 DEBIAN_STAMP := $(B)/.deps-debian
 DEBIAN_DISK := $(B)/debian/disk.ext4
 DEBIAN_INPUTS := $(DEB) $(wildcard rootfs/debian/*.sh) $(shell find rootfs/debian/overlay -type f 2>/dev/null)
@@ -562,10 +567,18 @@ $(DEBIAN_USER_KEY):
 	@if [ -n '$(DEBIAN_SSH_KEY)' ]; then cp '$(DEBIAN_SSH_KEY)' $@; else : > $@; fi
 
 $(DEBIAN_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP)
-	@sh rootfs/debian/build.sh $(B) $(DEB)
+	@DEBIAN_SERVICES=hand sh rootfs/debian/build.sh $(B) $(DEB)
+
+DEBIAN_IMPORT_DISK := $(B)/debian/disk-import.ext4
+$(DEBIAN_IMPORT_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP) $(DEBIAN_DISK)
+	@DEBIAN_SERVICES=import sh rootfs/debian/build.sh $(B) $(DEB)
+	@sh rootfs/debian/learn.sh $(B)
 
 .PHONY: debian boot-debian check-debian
 debian: $(DEBIAN_DISK)
+ifeq ($(DEBIAN_SERVICES),import)
+debian: $(DEBIAN_IMPORT_DISK)
+endif
 
 boot-debian: debian
 	@sh rootfs/debian/qemu.sh boot $(B)

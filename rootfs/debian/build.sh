@@ -116,8 +116,18 @@ fi
 # with it, whatever DEBIAN_SSH_KEY says
 [ -f "$D/id_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C capinit-debian-tests -f "$D/id_ed25519" ||
   die "unable to make the tests' ssh key"
-say "assembling the image"
-W=$D/stage
+# DEBIAN_SERVICES=import: the services made by capctl import from the
+# image's own units (rootfs/debian/import.sh), on a disk of their own,
+# BUILDDIR/debian/import/disk.ext4 (which rootfs/debian/learn.sh boots and
+# refines into BUILDDIR/debian/disk-import.ext4), assembled in a stage of
+# its own
+disk=$D/disk.ext4 W=$D/stage
+case ${DEBIAN_SERVICES:-} in
+  ''|hand) ;;
+  import) disk=$D/import/disk.ext4 W=$D/stage-import ;;
+  *) die "DEBIAN_SERVICES is hand (the default) or import" ;;
+esac
+say "assembling the image${DEBIAN_SERVICES:+ ($DEBIAN_SERVICES)}"
 rm -rf "$W"
 mkdir -p "$W"
 trap 'rm -rf "$W"' EXIT
@@ -152,6 +162,11 @@ unshare --mount --propagation private sh -c \
   { cat "$D/configure.log" >&2; die "rootfs/debian/configure.sh failed in the image"; }
 rm -f "$R/configure.sh"
 
+if [ "${DEBIAN_SERVICES:-}" = import ]; then
+  sh "$here/import.sh" "$R" "$B/bin/capctl" "$D/import" || die "rootfs/debian/import.sh failed"
+  say "$(tail -n 1 "$D/import/report")"
+fi
+
 # capinit's configuration, checked against the image's own users
 "$B/bin/capctl" check -R "$R" -c "$R/etc/capinit" > "$W/check.out" 2>&1 ||
   { sed "s|$R||g" "$W/check.out" >&2; die "capctl check rejects the image's /etc/capinit"; }
@@ -180,9 +195,9 @@ echo "$krel" > "$D/kernel.release"
 # the disk: the tree and 1 GiB to spare, journal and all (a root that
 # both inits mount read-write); mke2fs -d keeps security.capability
 mb=$(( $(du -sm "$R" | cut -f1) + 1024 ))
-rm -f "$D/disk.ext4.new"
-mke2fs -q -t ext4 -L debian -E root_owner=0:0 -d "$R" "$D/disk.ext4.new" "${mb}M" >/dev/null ||
+rm -f "$disk.new"
+mke2fs -q -t ext4 -L debian -E root_owner=0:0 -d "$R" "$disk.new" "${mb}M" >/dev/null ||
   die "mke2fs failed"
 
-mv "$D/disk.ext4.new" "$D/disk.ext4"
-say "$D/disk.ext4 (${mb} MB, $(du -sm "$D/disk.ext4" | cut -f1) MB used), vmlinuz, initrd.img: kernel $krel"
+mv "$disk.new" "$disk"
+say "$disk (${mb} MB, $(du -sm "$disk" | cut -f1) MB used), vmlinuz, initrd.img: kernel $krel"

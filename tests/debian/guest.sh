@@ -2,7 +2,8 @@
 # sourced after tests/lib.sh, with B the build directory.
 #
 # guest_setup NAME: the image's files there (else "Bail out!"), OUT a new
-# directory BUILDDIR/qemu/NAME.XXXXXX holding a copy of the disk, four
+# directory BUILDDIR/qemu/NAME.XXXXXX holding a copy of the disk (GUEST_DISK,
+# by default BUILDDIR/debian/disk.ext4), four
 # free host ports for the guest's ssh, smtp, http (nginx) and apache2
 # (SSH_PORT, SMTP_PORT, HTTP_PORT, APACHE_PORT), and on exit QEMU (qpid) killed, the disk copy removed and OUT
 # kept only after a failure.  gssh runs a command in the guest, as root,
@@ -13,7 +14,8 @@ limit=${BOOT_TIMEOUT:-600}
 qpid=
 
 guest_setup() {
-  for f in "$D/disk.ext4" "$D/initrd.img" "$D/id_ed25519" "$D/kernel.release"; do
+  disk_file=${GUEST_DISK:-$D/disk.ext4}
+  for f in "$disk_file" "$D/initrd.img" "$D/id_ed25519" "$D/kernel.release"; do
     [ -f "$f" ] || { echo "Bail out! $f is missing (make debian)"; exit 1; }
   done
   mkdir -p "$B/qemu"
@@ -21,7 +23,7 @@ guest_setup() {
   out=$(cd "$out" && pwd)
   trap guest_cleanup EXIT
   trap 'exit 130' INT TERM
-  cp --sparse=always "$D/disk.ext4" "$out/disk.ext4"
+  cp --sparse=always "$disk_file" "$out/disk.ext4"
   set -- $($PROBE ports 4)
   SSH_PORT=$1 SMTP_PORT=$2 HTTP_PORT=$3 APACHE_PORT=$4
 }
