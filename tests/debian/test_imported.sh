@@ -37,7 +37,6 @@ if [ ! -f "$D/disk-import.ext4" ]; then
 fi
 GUEST_DISK=$D/disk-import.ext4
 guest_setup imported
-: > "$out/console.log"
 L=$D/learn
 # the daemons learn made a proposal for (rootfs/debian/learn.sh's log);
 # the others keep their imported files
@@ -53,26 +52,7 @@ versus() {
     nginx) echo "more: cap_dac_override cap_net_bind_service cap_setgid cap_setuid" ;;
   esac
 }
-ms() { date +%s%3N; }
-t0=$(ms)
-t0ns=$(date +%s%N)
-DEBIAN_DISK=$out/disk.ext4 DEBIAN_PORTS="$SSH_PORT $SMTP_PORT $HTTP_PORT $APACHE_PORT" \
-  sh rootfs/debian/qemu.sh run "$B" "$out" &
-qpid=$!
-console() { tr -d '\r' < "$out/console.log"; }
-
-# ------------------------------------------------ boot
-n=0
-while ! console | grep -q 'capinit: all [0-9]* services' && kill -0 "$qpid" 2>/dev/null && [ $n -lt $((limit * 4)) ]; do
-  sleep 0.25
-  n=$((n + 1))
-done
-ready=$(console | sed -n 's/.*capinit: all \([0-9]*\) services ready \([0-9]*\) ms after capinit started$/\1 \2/p')
-t_ok $([ -n "$ready" ] && echo 0 || echo 1) "capinit: every service ready (${ready:-no such line}; $(( $(ms) - t0 )) ms after QEMU started)"
-[ -n "$ready" ] || { console | tail -n 40 | sed 's/^/#   /'; t_done; exit 1; }
-$PROBE answers "$SSH_PORT" "$SMTP_PORT" "$HTTP_PORT" --since "$t0ns" --timeout 300 > "$out/answers.txt"
-t_eq "$?:$(cut -d' ' -f1 "$out/answers.txt" | sort | tr '\n' ' ')" "0:all http smtp ssh " \
-  "from the host: ssh's banner, smtp's greeting, http's 200 ($(tr '\n' ' ' < "$out/answers.txt"))"
+guest_boot
 
 # ------------------------------------------------ ssh
 token=imported-$$-$(ms)
