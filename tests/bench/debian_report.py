@@ -59,33 +59,31 @@ def role(p, procs):
     return None
 
 
+def by_role(boots, init, value, pid1=True):
+    """role -> set of value(process), over the boots of init (PID 1's
+    roles left out unless pid1)."""
+    out = {}
+    for b in boots.values():
+        if b["init"] != init:
+            continue
+        for p in b["procs"]:
+            r = role(p, b["procs"])
+            if r and (pid1 or not r.startswith("PID 1")):
+                out.setdefault(r, set()).add(value(p))
+    return out
+
+
 def creds(boots, init):
     """role -> set of (effective uid, eff, bnd), over the boots of init.
 
     The effective uid: capinit's PID 1 runs with a real uid of its own
     (4294967294, its shield against signals), effective 0."""
-    out = {}
-    for b in boots.values():
-        if b["init"] != init:
-            continue
-        for p in b["procs"]:
-            r = role(p, b["procs"])
-            if r:
-                out.setdefault(r, set()).add((p["uid"].split(",")[1], p["eff"], p["bnd"]))
-    return out
+    return by_role(boots, init, lambda p: (p["uid"].split(",")[1], p["eff"], p["bnd"]))
 
 
 def namespaces(boots, init):
     """role -> set of the namespaces (net, pid...) not PID 1's, over the boots of init."""
-    out = {}
-    for b in boots.values():
-        if b["init"] != init:
-            continue
-        for p in b["procs"]:
-            r = role(p, b["procs"])
-            if r and not r.startswith("PID 1"):
-                out.setdefault(r, set()).add(p["ns"])
-    return out
+    return by_role(boots, init, lambda p: p["ns"], pid1=False)
 
 
 def values(boots, init, key, f=float):
