@@ -76,3 +76,14 @@ guest_boot() {
   t_eq "$?:$(cut -d' ' -f1 "$out/answers.txt" | tr '\n' ' ')" "0:ssh smtp http all " \
     "from the host: ssh's banner, smtp's greeting, http's 200 ($(tr '\n' ' ' < "$out/answers.txt"))"
 }
+
+# delivered USER SUBJECT: whether the mail of that subject is in
+# /var/mail/USER, once (waiting up to 120 s for it)
+delivered() {
+  n=0
+  while [ "$(gssh grep -c "'^Subject: $2\$'" "/var/mail/$1" 2>/dev/null)" != 1 ] && [ $n -lt 120 ]; do
+    sleep 1
+    n=$((n + 1))
+  done
+  [ "$(gssh grep -c "'^Subject: $2\$'" "/var/mail/$1" 2>/dev/null)" = 1 ]
+}

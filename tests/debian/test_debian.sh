@@ -88,17 +88,9 @@ $PROBE mail "$SMTP_PORT" tester@qemu-host.localdomain root@localhost "$subject" 
 t_eq "$(cut -c1-3 "$out/mail-root.txt")" 250 "smtp: the mail for root@localhost is accepted ($(cat "$out/mail-root.txt"))"
 $PROBE mail "$SMTP_PORT" tester@qemu-host.localdomain capinit-mail@localhost "$subject" > "$out/mail-user.txt" 2>&1
 t_eq "$(cut -c1-3 "$out/mail-user.txt")" 250 "smtp: the mail for capinit-mail@localhost is accepted"
-delivered() { # USER: the mail is in /var/mail/USER
-  n=0
-  while [ "$(gssh grep -c "'^Subject: $subject\$'" "/var/mail/$1" 2>/dev/null)" != 1 ] && [ $n -lt 120 ]; do
-    sleep 1
-    n=$((n + 1))
-  done
-  [ "$(gssh grep -c "'^Subject: $subject\$'" "/var/mail/$1" 2>/dev/null)" = 1 ]
-}
-delivered root
+delivered root "$subject"
 t_ok $? "... it arrives in /var/mail/root"
-delivered capinit-mail
+delivered capinit-mail "$subject"
 t_ok $? "... the other in /var/mail/capinit-mail"
 t_eq "$(gssh stat -c '%U:%G_%a' /var/mail/root /var/mail/capinit-mail | tr '\n' ' ')" \
   "root:mail_600 capinit-mail:mail_600 " \

@@ -100,12 +100,8 @@ done
 subject="capinit imported $token"
 $PROBE mail "$SMTP_PORT" tester@qemu-host.localdomain root@localhost "$subject" > "$out/mail-root.txt" 2>&1
 t_eq "$(cut -c1-3 "$out/mail-root.txt")" 250 "smtp: the mail for root@localhost is accepted, on postfix's card ($(cat "$out/mail-root.txt"))"
-n=0
-while [ "$(gssh grep -c "'^Subject: $subject\$'" /var/mail/root 2>/dev/null)" != 1 ] && [ $n -lt 120 ]; do
-  sleep 1
-  n=$((n + 1))
-done
-t_eq "$(gssh grep -c "'^Subject: $subject\$'" /var/mail/root 2>/dev/null)" 1 "... it arrives in /var/mail/root"
+delivered root "$subject"
+t_ok $? "... it arrives in /var/mail/root"
 
 # ------------------------------------------------ http
 $PROBE http "$HTTP_PORT" /index.nginx-debian.html > "$out/http.txt" 2>&1
