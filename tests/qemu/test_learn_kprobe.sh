@@ -12,26 +12,10 @@ B=${1:-build}
 . tests/lib.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# the guest is amd64's (qemu-system-x86_64), as the machine's build is
-if [ "$(cat "$B/arch" 2>/dev/null)" != amd64 ]; then
-  echo "ok 1 - # SKIP the build is not amd64's"
-  echo "1..1"
-  exit 0
-fi
-pkg=$(cat "$B/debs/linux-image.name" 2>/dev/null)
-kernel=$(echo "$B/debs/$pkg"/boot/vmlinuz-*)
-for f in "$kernel" "$B/debs/busybox-static/bin/busybox" "$B/bin/capctl" "$B/bin/capctl-learn" "$B/bin/capexec" \
-         "$B/tests/learn_try"; do
-  [ -f "$f" ] || { echo "test_learn_kprobe: $f is missing (make check builds it)" >&2; exit 1; }
-done
-
-R=$T/root
-mkdir -p "$R/bin" "$R/b" "$R/etc" "$R/proc" "$R/sys" "$R/dev" "$R/tmp"
-cp "$B/debs/busybox-static/bin/busybox" "$R/bin/busybox"
-for a in sh mount ip cat ls poweroff printf test true; do ln -s busybox "$R/bin/$a"; done
+. tests/qemu/mini.sh
+mini_kernel test_learn_kprobe "$B/bin/capctl" "$B/bin/capctl-learn" "$B/bin/capexec" "$B/tests/learn_try"
+mini_root sh mount ip cat ls poweroff printf test true
 cp "$B/bin/capctl" "$B/bin/capctl-learn" "$B/bin/capexec" "$B/tests/learn_try" "$R/b/"
-echo 'root:x:0:0:root:/:/bin/sh' >"$R/etc/passwd"
-echo 'root:x:0:' >"$R/etc/group"
 cat >"$R/init" <<'EOF2'
 #!/bin/sh
 mount -t proc proc /proc
@@ -73,13 +57,7 @@ echo "PROBES $(cat /sys/kernel/tracing/kprobe_events | wc -l) INSTANCES $(ls /sy
 echo DONE
 poweroff -f
 EOF2
-chmod 755 "$R/init"
-(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -n -1 >"$T/initrd.gz"
-timeout 300 qemu-system-x86_64 -accel tcg -m 512 -display none -no-reboot -net none -kernel "$kernel" \
-  -initrd "$T/initrd.gz" -append "console=ttyS0 quiet panic=-1" -serial "file:$T/console" \
-  </dev/null >"$T/qemu.out" 2>&1
-t_eq "$?:$(grep -c '^DONE' "$T/console")" "0:1" "the guest ran its script and powered off"
-C=$(tr -d '\r' <"$T/console")
+mini_boot 512
 t_eq "$(echo "$C" | sed -n 's/^KERNEL \(6\.1\.\).*/\1/p'):$(echo "$C" | grep -c '^NO_TRACEPOINT$')" "6.1.:1" \
   "Debian's 6.1, without the tracepoint capability:cap_capable"
 t_eq "$(echo "$C" | grep -c '^REPORT raw capctl: learn: kprobe on cap_capable (tracefs: a mount of its own, attached nowhere), with /tmp/s.svc$')" 1 \
