@@ -546,6 +546,10 @@ deb-all: $(DEB)
 #       units (rootfs/debian/import.sh), then refined by capctl learn in
 #       the image booted once (rootfs/debian/learn.sh); make check-debian
 #       DEBIAN_SERVICES=import tests it too (tests/debian/test_imported.sh)
+#   make debian-learn-hand   capctl learn from the hand-written files, in
+#       disk.ext4 booted once (rootfs/debian/learn.sh BUILDDIR hand, about
+#       11 minutes): its proposals and reports in build/debian/learn-hand/,
+#       which the comparison in docs/debian.md reads (rootfs/debian/compare.py)
 DEBIAN_STAMP := $(B)/.deps-debian
 DEBIAN_DISK := $(B)/debian/disk.ext4
 DEBIAN_INPUTS := $(DEB) $(wildcard rootfs/debian/*.sh) $(shell find rootfs/debian/overlay -type f 2>/dev/null)
@@ -574,7 +578,10 @@ $(DEBIAN_IMPORT_DISK): $(DEBIAN_INPUTS) $(DEBIAN_USER_KEY) | $(DEBIAN_STAMP) $(D
 	@DEBIAN_SERVICES=import sh rootfs/debian/build.sh $(B) $(DEB)
 	@sh rootfs/debian/learn.sh $(B)
 
-.PHONY: debian boot-debian check-debian
+.PHONY: debian boot-debian check-debian debian-learn-hand
+debian-learn-hand: $(DEBIAN_DISK)
+	@sh rootfs/debian/learn.sh $(B) hand
+
 debian: $(DEBIAN_DISK)
 ifeq ($(DEBIAN_SERVICES),import)
 debian: $(DEBIAN_IMPORT_DISK)

@@ -25,14 +25,26 @@
 # noroot proposal would give the login's shell only what the check's
 # one command used).  A daemon whose learn fails (no proposal) keeps its
 # imported file, and learn.log says so.
+#
+# rootfs/debian/learn.sh BUILDDIR hand (make debian-learn-hand): the same
+# learning, from the hand-written files instead, on a copy of
+# BUILDDIR/debian/disk.ext4, to see whether learn finds each hand-written
+# file's capabilities, or fewer; nothing is installed, the copy is thrown
+# away, and the proposals and reports are kept in BUILDDIR/debian/learn-hand/.
 set -eu
-[ $# = 1 ] || { echo "usage: rootfs/debian/learn.sh BUILDDIR" >&2; exit 100; }
+case $#:${2:-} in
+  1:) from=import ;;
+  2:hand) from=hand ;;
+  *) echo "usage: rootfs/debian/learn.sh BUILDDIR [hand]" >&2; exit 100 ;;
+esac
 B=$1
 D=$B/debian
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "rootfs/debian/learn.sh: fatal: $*" >&2; exit 111; }
 say() { echo "debian: learn: $*"; }
-[ -f "$D/import/disk.ext4" ] || die "no $D/import/disk.ext4 (DEBIAN_SERVICES=import rootfs/debian/build.sh)"
+disk=$D/import/disk.ext4 out=$D/learn
+[ $from = import ] || disk=$D/disk.ext4 out=$D/learn-hand
+[ -f "$disk" ] || die "no $disk (make debian, with DEBIAN_SERVICES=import for the imported files)"
 # DAEMON:SECONDS each run: postfix's start runs configure-instance.sh
 # first, 10 s under TCG
 DAEMONS=${DEBIAN_LEARN:-postfix:30 apache2:15 nginx:15 chrony:15 rsyslog:15}
@@ -45,7 +57,6 @@ DAEMONS=${DEBIAN_LEARN:-postfix:30 apache2:15 nginx:15 chrony:15 rsyslog:15}
 # '/var/run/apache2/socks.XXXX': Operation not permitted").  learn sees
 # what its runs do, not what a first start after a boot does.
 NOT_INSTALLED=${DEBIAN_LEARN_NOT_INSTALLED-apache2}
-out=$D/learn
 rm -rf "$out"
 mkdir -p "$out"
 qpid=
@@ -55,8 +66,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-rm -f "$D/disk-import.ext4"
-cp --sparse=always "$D/import/disk.ext4" "$out/disk.ext4"
+[ $from = hand ] || rm -f "$D/disk-import.ext4"
+cp --sparse=always "$disk" "$out/disk.ext4"
 set -- $(python3 "$here/../../tests/debian/netprobe.py" ports 4)
 ssh_port=$1
 DEBIAN_DISK=$out/disk.ext4 DEBIAN_PORTS="$*" sh "$here/qemu.sh" run "$B" "$out" &
@@ -79,7 +90,7 @@ until gssh true 2>/dev/null; do
   sleep 2
   n=$((n + 1))
 done
-say "the imported image booted ($(( $(date +%s) - t0 )) s); learning: $DAEMONS"
+say "the $from image booted ($(( $(date +%s) - t0 )) s); learning: $DAEMONS"
 gssh 'cat > /root/learn-check.sh' < "$here/learn-check.sh"
 # shellcheck disable=SC2086
 gssh sh -s 1 $DAEMONS < "$here/learn-guest.sh" > "$out/learn.log"
@@ -87,6 +98,7 @@ for ds in $DAEMONS; do
   d=${ds%%:*}
   gssh cat "/var/lib/capinit/learn/1/$d.svc" > "$out/$d.learned"
   gssh cat "/var/lib/capinit/learn/1/$d.report" > "$out/$d.report"
+  [ $from = import ] || continue
   if ! grep -q "^$d rc=0 " "$out/learn.log" || [ ! -s "$out/$d.learned" ]; then
     echo "$d: no proposal: the imported file stays" >> "$out/learn.log"
     continue
@@ -118,5 +130,9 @@ done
 wait "$qpid" || die "QEMU exited $?"
 qpid=
 e2fsck -fn "$out/disk.ext4" > "$out/e2fsck.txt" 2>&1 || die "the disk is not clean after the power off"
+if [ $from = hand ]; then
+  say "$out: learn's proposals from the hand-written files ($(( $(date +%s) - t0 )) s)"
+  exit 0
+fi
 mv "$out/disk.ext4" "$D/disk-import.ext4"
 say "$D/disk-import.ext4: the learned files ($(( $(date +%s) - t0 )) s)"
