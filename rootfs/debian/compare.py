@@ -4,7 +4,10 @@ service files side by side, daemon by daemon: the hand-written one
 (rootfs/debian/overlay/etc/capinit/services), the one capctl import made
 (BUILDDIR/debian/import/NAME.svc, kept by rootfs/debian/import.sh) and
 the one capctl learn proposed (BUILDDIR/debian/learn/NAME.learned,
-rootfs/debian/learn.sh): capabilities, mode and containers, read from
+rootfs/debian/learn.sh), and, after make debian-learn-hand, the one
+learn proposed from the hand-written file itself
+(BUILDDIR/debian/learn-hand/NAME.learned): capabilities, mode and
+containers, read from
 the files' keys with capinit.svc(5)'s defaults (private-devices with
 read-only; private-pids for a uid 0 in a noroot tree with read-only).
 Prints a Markdown table; with --write, puts it in DOC between the lines
@@ -134,11 +137,18 @@ def table(b):
             "|---|---|---|---|---|---|"]
     for d in DAEMONS:
         hand = keys(os.path.join(HAND, d + ".svc"))
-        for label, path in (("hand-written", os.path.join(HAND, d + ".svc")),
-                            ("imported", os.path.join(b, "debian/import", d + ".svc")),
-                            ("learned", os.path.join(b, "debian/learn", d + ".learned"))):
+        files = [("hand-written", os.path.join(HAND, d + ".svc")),
+                 ("imported", os.path.join(b, "debian/import", d + ".svc")),
+                 ("learned", os.path.join(b, "debian/learn", d + ".learned"))]
+        if d not in NOT_LEARNED and os.path.isdir(os.path.join(b, "debian/learn-hand")):
+            files.append(("learned from the hand-written", os.path.join(b, "debian/learn-hand", d + ".learned")))
+        for label, path in files:
             k = keys(path)
             name = "`%s`" % d if label == "hand-written" else ""
+            learned = label.startswith("learned")
+            if label != "learned" and learned and (k is None or os.path.getsize(path) == 0):
+                rows.append("| | %s | no proposal (build/debian/learn-hand/%s.report) | | | |" % (label, d))
+                continue
             if k is None or (label == "learned" and os.path.getsize(path) == 0):
                 why = NOT_LEARNED.get(d, "learn made no proposal (build/debian/learn/%s.report)" % d)
                 rows.append("| %s | %s | not learned: %s; the imported file stays | | | |" % (name, label, why))
@@ -147,9 +157,10 @@ def table(b):
             log = os.path.join(b, "debian/learn/learn.log")
             if label == "learned" and os.path.exists(log) and ("%s: proposal not installed" % d) in open(log).read():
                 extra = "not installed (rootfs/debian/learn.sh: it fails at a fresh boot); "
-            if label == "learned":
+            if learned:
                 extra += versus(k, hand)
-                v = verdicts(os.path.join(b, "debian/learn", d + ".report"))
+                v = verdicts(os.path.join(b, "debian/learn" if label == "learned" else "debian/learn-hand",
+                                          d + ".report"))
                 if v:
                     extra += "; " + v
             rows.append("| %s | %s | %s | %s | %s | %s |" % (name, label, caps(k), mode(k), containers(k), extra))
