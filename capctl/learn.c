@@ -128,7 +128,7 @@ static int passes(learn_run const *run, char const *check, char *err, size_t err
  * caps (the capabilities still needed).  0; 1 when the control or the
  * proposal fails (said); -1 when a run could not be made (err filled). */
 static int prove(learn_run *run, char const *file, char const *check, char const *text, uint64_t *capsp,
-                 learn_record const *r, char const *trial, char *err, size_t errlen)
+                 learn_record *r, char const *trial, char *err, size_t errlen)
 {
   char name[64];
   uint64_t caps = *capsp;
@@ -140,12 +140,26 @@ static int prove(learn_run *run, char const *file, char const *check, char const
     return p ? -1 : 1;
   }
   run->file = trial;
+  /* keep-caps locked, then, when the check fails so, root's securebits */
+  r->securebits = LEARN_SECUREBITS_LOCKED;
   write_trial(trial, text, caps, r);
-  if ((p = passes(run, check, err, errlen)) <= 0) {
-    if (!p) strerr_warnw1x("learn: the check fails with the proposal");
-    return p ? -1 : 1;
+  if ((p = passes(run, check, err, errlen)) < 0) return -1;
+  if (!p) {
+    fprintf(stderr, "capctl: learn: the check fails with the proposal under securebits noroot, noroot-locked,"
+                    " keep-caps-locked (0x23): trying noroot, noroot-locked (0x03), root's own at a uid switch\n");
+    r->securebits = LEARN_SECUREBITS_ROOT;
+    r->securebits_why = LEARN_SB_KEEPCAPS;
+    write_trial(trial, text, caps, r);
+    if ((p = passes(run, check, err, errlen)) <= 0) {
+      if (!p) strerr_warnw1x("learn: the check fails with the proposal (securebits 0x23 and 0x03)");
+      return p ? -1 : 1;
+    }
+  } else {
+    r->securebits_why = LEARN_SB_PROVEN;
   }
-  fprintf(stderr, "capctl: learn: the check passes with the proposal\n");
+  fprintf(stderr, "capctl: learn: the check passes with the proposal, securebits %s\n",
+          r->securebits == LEARN_SECUREBITS_LOCKED ? "noroot, noroot-locked, keep-caps-locked (0x23)"
+                                                   : "noroot, noroot-locked (0x03)");
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     write_trial(trial, text, caps & ~(1ULL << i), r);
@@ -347,6 +361,8 @@ int learn_main(int argc, char **argv)
   if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
   text = read_text(run.file);
   rec.uid0 = s->uid == 0;
+  /* without --check, root's: keep-caps-locked is only proposed proven */
+  rec.securebits = LEARN_SECUREBITS_ROOT;
   rec.dir = s->directory ? s->directory : ".";
   rec.own_tmp = s->ct && container_own_tmp(s->ct);
   learn_traced(&run, &rec);
