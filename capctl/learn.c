@@ -37,7 +37,7 @@
 #include "learn_run.h"
 #include "learn_trace.h"
 
-#define USAGE "capctl learn [--time SECONDS] [--check CMD] FILE.svc"
+#define USAGE "capctl learn [--time SECONDS] [--check CMD] [--fresh PATH]... FILE.svc"
 
 static void help(void)
 {
@@ -59,6 +59,9 @@ static void help(void)
 "                  left with none whether user = nobody will do\n"
 "                  (CAPCTL_LEARN_EXIT: the service's exit status, or\n"
 "                  \"running\"; it has --time seconds too)\n"
+"  --fresh PATH    remove PATH (an absolute path; a directory with what it\n"
+"                  holds) before each run of the service, so that each is\n"
+"                  a first start, as after a boot (repeatable)\n"
 "  -h, --help, -V, --version\n"
 "\n"
 "Exit status: 0 a proposal; 1 the check failed; 100 usage or a refused\n"
@@ -263,10 +266,12 @@ static void options(int argc, char **argv, learn_run *run, char const **check)
 {
   static struct option const longs[] = {
     { "time", required_argument, 0, 't' }, { "check", required_argument, 0, 'c' },
-    { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
+    { "fresh", required_argument, 0, 'f' }, { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
   };
   unsigned long seconds = 10;
   char *end;
+  run->fresh = 0;
+  run->nfresh = 0;
   int c;
   while ((c = getopt_long(argc, argv, "+hV", longs, 0)) != -1) {
     switch (c) {
@@ -277,6 +282,11 @@ static void options(int argc, char **argv, learn_run *run, char const **check)
           strerr_dief3x(100, "--time: '", optarg, "' is not a number of seconds from 1 to 86400");
         break;
       case 'c': *check = optarg; break;
+      case 'f':
+        if (optarg[0] != '/' || !optarg[1]) strerr_dief3x(100, "--fresh: '", optarg, "' is not an absolute path under /");
+        run->fresh = xreallocarray(run->fresh, run->nfresh + 1, sizeof *run->fresh);
+        run->fresh[run->nfresh++] = optarg;
+        break;
       case 'h': help(); exit(0);
       case 'V': puts("capctl-learn " CAPINIT_VERSION); exit(0);
       default: strerr_dieusage(100, USAGE);

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +50,27 @@ static void child(learn_run const *r, int go)
 
 /* A signal that asks learn to end (INT, TERM, HUP), once seen: the run is
  * cut short, the service stopped, and learn_main cleans up. */
+/* rm -r of one path of --fresh: each entry, depth first, on its own
+ * file system (a mount under it is left, and so is what it holds) */
+static int unlink_one(char const *path, struct stat const *st, int flag, struct FTW *ftw)
+{
+  (void)st, (void)ftw;
+  if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT && errno != EBUSY) return -1;
+  return 0;
+}
+
+/* The paths of --fresh removed: 0, or -1 (err filled) */
+static int fresh(learn_run const *r, char *err, size_t errlen)
+{
+  unsigned i;
+  for (i = 0; i < r->nfresh; i++)
+    if (nftw(r->fresh[i], unlink_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT) {
+      snprintf(err, errlen, "--fresh: remove %s: %s", r->fresh[i], strerror(errno));
+      return -1;
+    }
+  return 0;
+}
+
 static int interrupted;
 
 int learn_interrupted(void)
@@ -142,6 +165,7 @@ int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void
   sigset_t old;
   int go[2], sfd = child_signals(&old), exited;
   pid_t pid;
+  if (fresh(r, err, errlen) < 0) return -1;
   if (sfd < 0 || pipe2(go, O_CLOEXEC) < 0) {
     snprintf(err, errlen, "make a pipe: %s", strerror(errno));
     return -1;
@@ -184,6 +208,7 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
   int sfd = child_signals(&old), st = 0, cst;
   pid_t pid, cpid;
   char text[32];
+  if (fresh(r, err, errlen) < 0) return -1;
   if (sfd < 0) {
     snprintf(err, errlen, "make a signalfd: %s", strerror(errno));
     return -1;

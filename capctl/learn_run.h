@@ -9,6 +9,9 @@ typedef struct learn_run_s {
   char const *capexec;     /* the program that applies a service file */
   char const *file;        /* the service file it applies */
   unsigned seconds;        /* the run ends when the service exits, or then */
+  char const **fresh;      /* paths removed before each run (--fresh), so
+                              that each is a first start, as after a boot */
+  unsigned nfresh;
 } learn_run;
 
 /* What became of a run: the service's wait status, or still running when

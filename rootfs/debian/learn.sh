@@ -13,12 +13,12 @@
 # DAEMON.report; learn.log: one line a daemon, its exit status and time).
 #
 # The adjustment: learn's proposal for a uid 0 without read-only = yes
-# (every daemon here but chrony, which imports read-only from its unit)
-# carries its note "capctl check refuses the proposal until it has
-# read-only = yes and read-write paths, or a user": learn does not
-# propose read-write paths yet, so the file gets writes-capinit-state =
-# yes, which turns that error into capinit's warning and changes nothing
-# of how the service runs: it runs as learn proved it.
+# (learn proposes read-only = yes and read-write paths when it could
+# watch the files written: fanotify) carries its note "capctl check
+# refuses the proposal until it has read-only = yes and read-write paths,
+# or a user": only then the file gets writes-capinit-state = yes, which
+# turns that error into capinit's warning and changes nothing of how the
+# service runs: it runs as learn proved it.
 #
 # Not learned: sshd and the getty stay as imported, legacy root, the
 # hand-written files' own exception (a login needs full root; learn's
@@ -36,15 +36,12 @@ say() { echo "debian: learn: $*"; }
 # DAEMON:SECONDS each run: postfix's start runs configure-instance.sh
 # first, 10 s under TCG
 DAEMONS=${DEBIAN_LEARN:-postfix:30 apache2:15 nginx:15 chrony:15 rsyslog:15}
-# Learned, but not installed: apache2's proposal (net_bind_service,
-# setuid, setgid) failed at the next boot.  At each start apachectl makes
-# /run/apache2/socks, when it is missing, and chowns it to www-data
-# (cap_chown); learn ran after the boot's apache2 had made it, so no run
-# of learn's needed cap_chown, and under the proposal a fresh /run made
-# apache2 exit 1 at every start ("chown: changing ownership of
-# '/var/run/apache2/socks.XXXX': Operation not permitted").  learn sees
-# what its runs do, not what a first start after a boot does.
-NOT_INSTALLED=${DEBIAN_LEARN_NOT_INSTALLED-apache2}
+# Learned, but not installed (none now).  apache2's proposal once failed
+# at the next boot: apachectl makes /run/apache2/socks when it is missing
+# and chowns it to www-data (cap_chown), and learn ran after the boot's
+# apache2 had made it; learn-guest.sh now removes it before each of
+# learn's runs (--fresh), so that each is a first start.
+NOT_INSTALLED=${DEBIAN_LEARN_NOT_INSTALLED-}
 out=$D/learn
 rm -rf "$out"
 mkdir -p "$out"
@@ -101,7 +98,7 @@ for ds in $DAEMONS; do
     if grep -q "^capctl: learn: note: uid 0 without read-only = yes could write capinit's state" "$out/$d.report"; then
       echo
       echo "# --- rootfs/debian/learn.sh, as learn's note says: uid 0 without read-only = yes could write"
-      echo "# capinit's state, and learn proposes no read-write paths yet: accepted here, as learn ran it"
+      echo "# capinit's state, and learn proposed no read-write paths: accepted here, as learn ran it"
       echo "writes-capinit-state = yes"
     fi
   } | gssh "cat > /etc/capinit/services/$d.svc"
