@@ -305,7 +305,7 @@ static int mine(void const *rec, pid_t pid)
 
 /* The traced run, into rec; the report.  Exits unless the service ran
  * and every record was read. */
-static void learn_traced(learn_run const *run, learn_record *rec)
+static void learn_traced(learn_run const *run, char const *check, learn_record *rec)
 {
   char err[256], err2[256];
   size_t left;
@@ -328,7 +328,7 @@ static void learn_traced(learn_run const *run, learn_record *rec)
   }
   rec->capexec = run->capexec;
   rec->trace = &t;
-  if (learn_run_traced(run, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
+  if (learn_run_traced(run, check, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
     learn_trace_close(&t, err2, sizeof err2);
     strerr_diefu2x(111, "run the service traced: ", err);
   }
@@ -375,7 +375,7 @@ int learn_main(int argc, char **argv)
   rec.securebits = LEARN_SECUREBITS_ROOT;
   rec.dir = s->directory ? s->directory : ".";
   rec.own_tmp = s->ct && container_own_tmp(s->ct);
-  learn_traced(&run, &rec);
+  learn_traced(&run, check, &rec);
   caps = learn_granted(&rec);
   if (check) {
     if (!mkdtemp(dir)) strerr_diefu1sys(111, "make a temporary directory");

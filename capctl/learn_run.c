@@ -157,8 +157,25 @@ static void stop(pid_t pid, int sfd)
   waitpid(pid, &st, 0);
 }
 
-int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void *data, learn_end *end,
-                     char *err, size_t errlen)
+/* The check command (/bin/sh -c check) started, CAPCTL_LEARN_EXIT=text:
+ * its pid, or -1 */
+static pid_t check_start(char const *check, char const *text)
+{
+  pid_t cpid = fork();
+  if (cpid == 0) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, 0);
+    setenv("CAPCTL_LEARN_EXIT", text, 1);
+    dup2(2, 1);
+    execl("/bin/sh", "sh", "-c", check, (char *)0);
+    _exit(127);
+  }
+  return cpid;
+}
+
+int learn_run_traced(learn_run const *r, char const *check, learn_trace *t, learn_line_fn *fn, void *data,
+                     learn_end *end, char *err, size_t errlen)
 {
   static char buf[65536];
   size_t len = 0;
@@ -192,6 +209,23 @@ int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void
   close(go[1]);
   exited = wait_until(pid, sfd, now_ms() + (long long)r->seconds * 1000, t, buf, &len, sizeof buf, fn, data,
                       &end->status);
+  /* the check, traced as in its trials: what the service does for it
+   * (a mail delivered, a log line written) is learned too; its result
+   * is the control's to tell */
+  if (check && !interrupted) {
+    char text[32];
+    int cst;
+    pid_t cpid;
+    if (exited) snprintf(text, sizeof text, "%d", WIFEXITED(end->status) ? WEXITSTATUS(end->status) : 128 + WTERMSIG(end->status));
+    else snprintf(text, sizeof text, "running");
+    if ((cpid = check_start(check, text)) > 0 &&
+        !wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, t, buf, &len, sizeof buf, fn, data, &cst)) {
+      kill(cpid, SIGKILL);
+      waitpid(cpid, &cst, 0);
+    }
+    /* the service may have exited meanwhile */
+    if (!exited && waitpid(pid, &end->status, WNOHANG) == pid) exited = 1;
+  }
   if (!exited) stop(pid, sfd);
   else kill(-pid, SIGTERM);  /* what it left in its session, as capinit stops a service's group */
   end->running = !exited;
@@ -223,16 +257,7 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
     snprintf(text, sizeof text, "%d", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
   else
     snprintf(text, sizeof text, "running");
-  cpid = interrupted ? -1 : fork();
-  if (cpid == 0) {
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, 0);
-    setenv("CAPCTL_LEARN_EXIT", text, 1);
-    dup2(2, 1);
-    execl("/bin/sh", "sh", "-c", check, (char *)0);
-    _exit(127);
-  }
+  cpid = interrupted ? -1 : check_start(check, text);
   /* the check has the service's time too: one that hangs fails */
   if (cpid < 0) cst = -1;
   else if (!wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, 0, 0, 0, 0, 0, 0, &cst)) {

@@ -100,6 +100,11 @@ for ds in $DAEMONS; do
       echo "# --- rootfs/debian/learn.sh, as learn's note says: uid 0 without read-only = yes could write"
       echo "# capinit's state, and learn proposed no read-write paths: accepted here, as learn ran it"
       echo "writes-capinit-state = yes"
+    elif grep -q '^read-write = \(.* \)\?/run\( \|$\)' "$out/$d.learned"; then
+      echo
+      echo "# --- rootfs/debian/learn.sh: learn's read-write has /run, where its start made or wrote an"
+      echo "# entry (a pid file, a run-time directory), and so /run/capinit: accepted here, as learn ran it"
+      echo "writes-capinit-state = yes"
     fi
   } | gssh "cat > /etc/capinit/services/$d.svc"
 done
