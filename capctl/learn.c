@@ -371,12 +371,16 @@ int learn_main(int argc, char **argv)
   if (s->refused) strerr_dief2x(100, run.file, ": refused: nothing run");
   text = read_text(run.file);
   rec.uid0 = s->uid == 0;
-  /* without --check, root's: keep-caps-locked is only proposed proven */
-  rec.securebits = LEARN_SECUREBITS_ROOT;
   rec.dir = s->directory ? s->directory : ".";
   rec.own_tmp = s->ct && container_own_tmp(s->ct);
   learn_traced(&run, check, &rec);
   caps = learn_granted(&rec);
+  /* without --check: keep-caps locked unless the trace saw a process ask
+   * for keep-caps (prctl); with it, the check decides (prove) */
+  rec.securebits = rec.keepcaps[0] ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
+  if (rec.keepcaps[0])
+    fprintf(stderr, "capctl: learn: %s asked to keep its capabilities across a uid switch (prctl): not proposed"
+                    " under keep-caps-locked without --check\n", rec.keepcaps);
   if (check) {
     if (!mkdtemp(dir)) strerr_diefu1sys(111, "make a temporary directory");
     snprintf(trial, sizeof trial, "%s/%s.svc", dir, s->name);

@@ -222,13 +222,18 @@ static void drain_written(learn_files *f)
       /* regular files only: a device, a pipe is no path to make writable */
       if (k > 0 && path[0] == '/' && fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode)) {
         struct stat at;
+        int gone;
         path[k] = 0;
-        if (k > 10 && !strcmp(path + k - 10, " (deleted)")) path[k - 10] = 0;
+        gone = k > 10 && !strcmp(path + k - 10, " (deleted)");
+        if (gone) path[k - 10] = 0;
         /* a file written through a mount of the service's own (a bind of
          * its container's read-write) reads as a path from that mount's
-         * root: its handle, opened through learn's mounts, names it */
-        if (stat(path, &at) == 0 && at.st_dev == st.st_dev && at.st_ino == st.st_ino) add(f, (pid_t)m->pid, path, LF_WROTE);
-        else written_elsewhere(f, (pid_t)m->pid, m->fd);
+         * root: its handle, opened through learn's mounts, names it (a
+         * file removed since is named as the kernel last knew it) */
+        if (gone || (stat(path, &at) == 0 && at.st_dev == st.st_dev && at.st_ino == st.st_ino))
+          add(f, (pid_t)m->pid, path, LF_WROTE);
+        else
+          written_elsewhere(f, (pid_t)m->pid, m->fd);
       }
       close(m->fd);
     }

@@ -137,15 +137,18 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
   fputs("mode = noroot\n", out);
   if (r->securebits == LEARN_SECUREBITS_LOCKED) {
     fputs("# capctl learn: a process that switches from uid 0 to another loses its capabilities (setuid fixup),"
-          " and none can ask to keep them (keep-caps locked): the check passes so\n", out);
+          " and none can ask to keep them (keep-caps locked): ", out);
+    fputs(r->securebits_why == LEARN_SB_PROVEN ? "the check passes so\n"
+                                                : "none asked in the run traced (prctl)\n", out);
     fputs("securebits = noroot, noroot-locked, keep-caps-locked\n", out);
   } else {
     if (r->securebits_why == LEARN_SB_KEEPCAPS)
       fputs("# capctl learn: the check fails with keep-caps-locked: a process keeps its capabilities across a"
             " switch from uid 0 with prctl(PR_SET_KEEPCAPS), as root may; without it they are cleared\n", out);
     else
-      fputs("# capctl learn: root's own behaviour at a switch from uid 0: the capabilities are cleared, unless"
-            " the process asked to keep them (prctl(PR_SET_KEEPCAPS)); --check would try keep-caps-locked too\n", out);
+      fprintf(out, "# capctl learn: root's own behaviour at a switch from uid 0: the capabilities are cleared, unless"
+              " the process asked to keep them (prctl(PR_SET_KEEPCAPS)), as %s did; --check would try"
+              " keep-caps-locked\n", r->keepcaps[0] ? r->keepcaps : "a process");
     fputs("securebits = noroot, noroot-locked\n", out);
   }
   for (i = 0; i < LEARN_CAPS; i++) {

@@ -71,6 +71,10 @@ typedef struct learn_record_s {
   int securebits_why;      /* LEARN_SB_UNPROVEN (no --check), LEARN_SB_PROVEN
                               (the check passed with it), LEARN_SB_KEEPCAPS
                               (the check failed with keep-caps locked) */
+  char keepcaps[17];       /* the command of the first of the service's
+                              processes that asked for keep-caps
+                              (prctl(PR_SET_KEEPCAPS, 1), or
+                              PR_SET_SECUREBITS), or "" */
   char const *dir;         /* the directory the service starts in: its
                               file's, or learn's own (capexec keeps it) */
   int own_tmp;             /* the file gives it a /tmp of its own, which

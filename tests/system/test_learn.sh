@@ -44,8 +44,8 @@ while read -r name op want call; do
     t_eq "$(grep "^# $want: " "$T/$name.out")" "# $want: $call (learn_try)" "learn $op: the proposal's comment"
   fi
   t_eq "$(sed -n 's/^mode = //p' "$T/$name.out")" noroot "learn $op: mode = noroot"
-  t_eq "$(sed -n 's/^securebits = //p' "$T/$name.out")" "noroot, noroot-locked" \
-    "learn $op, without --check: securebits noroot, noroot-locked (root's at a uid switch)"
+  t_eq "$(sed -n 's/^securebits = //p' "$T/$name.out")" "noroot, noroot-locked, keep-caps-locked" \
+    "learn $op, without --check: securebits noroot, noroot-locked, keep-caps-locked (no prctl asked for keep-caps)"
 
   "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/$name.svc" >"$T/$name.out2" 2>"$T/$name.err2"
   t_eq "$?:$(caps_of "$T/$name.out2")" "0:$want" "learn --check $op: proven, still exactly $want"
@@ -126,8 +126,8 @@ printf 'description = r\nmode = noroot\ncapabilities = cap_net_raw\ncommand = %s
 "$CAPCTL" learn "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
 t_eq "$?:$(grep '^capctl: learn: cap_' "$T/ref.err")" "0:capctl: learn: cap_sys_nice: granted 0, refused 1: setpriority (learn_try)" \
   "learn, a file without the capability needed: the check refused, reported"
-t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|securebits = noroot, noroot-locked|capabilities = none|read-only = yes|command = $TRY nice|" \
-  "the proposal: none (the refused not proposed, the given but unused dropped), root's securebits (no --check), read-only (it wrote nothing)"
+t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|securebits = noroot, noroot-locked, keep-caps-locked|capabilities = none|read-only = yes|command = $TRY nice|" \
+  "the proposal: none (the refused not proposed, the given but unused dropped), keep-caps locked, read-only (it wrote nothing)"
 t_eq "$(grep '^# was: ' "$T/ref.out" | tr '\n' '|')" "# was: mode = noroot|# was: capabilities = cap_net_raw|" \
   "the file's mode and capabilities, as comments"
 "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
@@ -221,7 +221,7 @@ trap 'rm -rf "$T" "$W"' EXIT
 printf 'description = w\ncommand = %s write %s\n' "$TRY" "$W" >"$T/w.svc"
 "$CAPCTL" learn "$T/w.svc" >"$T/w.out" 2>"$T/w.err"
 t_eq "$?:$(grep -v '^#' "$T/w.out" | tr '\n' '|')" \
-  "0:description = w|command = $TRY write $W|mode = noroot|securebits = noroot, noroot-locked|capabilities = none|read-only = yes|read-write = $W|private-tmp = yes|" \
+  "0:description = w|command = $TRY write $W|mode = noroot|securebits = noroot, noroot-locked, keep-caps-locked|capabilities = none|read-only = yes|read-write = $W|private-tmp = yes|" \
   "learn write: read-only = yes, read-write = the directory it wrote into, private-tmp = yes"
 t_eq "$(grep '^# [a-z, ]* /' "$T/w.out" | grep -v "$W/out\." | sed "s|/tmp/learn_try\.[0-9]*|/tmp/learn_try.PID|" | LC_ALL=C sort | tr '\n' '|')" \
   "$(printf '%s\n' "# made, wrote, removed /tmp/learn_try.PID (learn_try)" "# made $W/sub (learn_try)" \
@@ -256,7 +256,7 @@ rmdir "$W.2"
 # --check proves it: the control (the file as it is) writes, so does the
 # proposal
 "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/w.svc" >"$T/w.out2" 2>"$T/w.err2"
-t_eq "$?:$(grep '^read-write = ' "$T/w.out2"):$(grep -c '^capctl: learn: the check passes with the proposal$' "$T/w.err2")" \
+t_eq "$?:$(grep '^read-write = ' "$T/w.out2"):$(grep -c '^capctl: learn: the check passes with the proposal, securebits noroot, noroot-locked, keep-caps-locked (0x23)$' "$T/w.err2")" \
   "0:read-write = $W:1" "learn --check write: the proposal passes"
 # a directory it shares in /tmp, and its files straight in /tmp: no
 # private /tmp (it would hide that directory; capexec refuses read-write
@@ -422,7 +422,8 @@ pid_of() {
 under() {
   f=$1 op=$2
   shift 2
-  "$(pwd)/$B/bin/capexec" -f "$f" -- $TRY $op "$@" >"$f.run" 2>&1 &
+  : >"$f.run"
+  "$(pwd)/$B/bin/capexec" -f "$f" -- $TRY $op "$@" >>"$f.run" 2>&1 &
   c=$! n=0 p=
   while [ $n -lt 100 ] && ! grep -q "^$op " "$f.run"; do sleep 0.1; n=$((n + 1)); done
   grep -q "^$op [0-9]" "$f.run" && p=$(pid_of $c)
@@ -467,6 +468,13 @@ sed -n '/^command = /d; p' "$T/kb.out" >"$T/kb.prop.svc"
 t_eq "$(under "$T/kb.prop.svc" keep-bind "$PORT"):$(grep -c '^keep-bind [0-9]' "$T/kb.prop.svc.run")" \
   "00000000000004c0:00000000000004c0:65534:1" \
   "the proposal of keep-bind, under capexec: as uid 65534 it kept its three (keep-caps) in its effective set too, and bound"
+# without --check: the trace saw its prctl(PR_SET_KEEPCAPS, 1), so 0x03,
+# said; switch, which asks nothing, gets 0x23 (the control)
+"$CAPCTL" learn --time 2 "$T/kb.svc" >"$T/kb.nc" 2>"$T/kb.nc.err"
+"$CAPCTL" learn --time 2 "$T/sw.svc" >"$T/sw.nc" 2>"$T/sw.nc.err"
+t_eq "$(sed -n 's/^securebits = //p' "$T/kb.nc"):$(grep -c '^capctl: learn: learn_try asked to keep its capabilities across a uid switch (prctl): not proposed under keep-caps-locked without --check$' "$T/kb.nc.err"):$(sed -n 's/^securebits = //p' "$T/sw.nc")" \
+  "noroot, noroot-locked:1:noroot, noroot-locked, keep-caps-locked" \
+  "learn without --check: keep-bind, which asked for keep-caps, 0x03, said; switch 0x23"
 sed 's/^securebits = .*/securebits = noroot, noroot-locked, keep-caps-locked/' "$T/kb.prop.svc" >"$T/kb.23.svc"
 "$(pwd)/$B/bin/capexec" -f "$T/kb.23.svc" -- $TRY keep-bind "$PORT" >"$T/kb.23.run" 2>&1
 t_eq "$?:$(grep -v 'warning' "$T/kb.23.run")" "1:keep-bind Operation not permitted" \
