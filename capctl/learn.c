@@ -135,34 +135,45 @@ static int prove(learn_run *run, char const *file, char const *check, char const
 {
   char name[64];
   uint64_t caps = *capsp;
-  unsigned i;
-  int p;
+  unsigned i, t, marked;
+  int p = 0;
   run->file = file;
   if ((p = passes(run, check, err, errlen)) <= 0) {
     if (!p) strerr_warnw1x("learn: the check fails with the file as it is: it cannot prove anything");
     return p ? -1 : 1;
   }
   run->file = trial;
-  /* keep-caps locked, then, when the check fails so, root's securebits */
-  r->securebits = LEARN_SECUREBITS_LOCKED;
-  write_trial(trial, text, caps, r);
-  if ((p = passes(run, check, err, errlen)) < 0) return -1;
-  if (!p) {
-    fprintf(stderr, "capctl: learn: the check fails with the proposal under securebits noroot, noroot-locked,"
-                    " keep-caps-locked (0x23): trying noroot, noroot-locked (0x03), root's own at a uid switch\n");
-    r->securebits = LEARN_SECUREBITS_ROOT;
-    r->securebits_why = LEARN_SB_KEEPCAPS;
+  /* keep-caps locked, then, when the check fails so, root's securebits;
+   * each with the file system learned, then with the file's own keys (a
+   * write the kernel refused before any event, as an unlink of a missing
+   * file under read-only = yes, is not seen) */
+  marked = r->files.marked;
+  for (t = 0; t < 4; t++) {
+    static char const *const sb[2] = { "noroot, noroot-locked, keep-caps-locked (0x23)", "noroot, noroot-locked (0x03)" };
+    if (t >= 2 && !marked) break;
+    r->securebits = t % 2 ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
+    r->files.marked = t < 2 ? marked : 0;
+    r->files_dropped = t >= 2;
     write_trial(trial, text, caps, r);
-    if ((p = passes(run, check, err, errlen)) <= 0) {
-      if (!p) strerr_warnw1x("learn: the check fails with the proposal (securebits 0x23 and 0x03)");
-      return p ? -1 : 1;
-    }
-  } else {
-    r->securebits_why = LEARN_SB_PROVEN;
+    if ((p = passes(run, check, err, errlen)) < 0) return -1;
+    if (p) break;
+    fprintf(stderr, "capctl: learn: the check fails with the proposal under securebits %s%s", sb[t % 2],
+            !marked ? "" : t < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys");
+    if (t + 1 < 4 && (t + 1 < 2 || marked))
+      fprintf(stderr, ": trying %s%s\n", sb[(t + 1) % 2],
+              !marked ? "" : t + 1 < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys");
+    else
+      fputs("\n", stderr);
   }
-  fprintf(stderr, "capctl: learn: the check passes with the proposal, securebits %s\n",
+  if (!p) {
+    strerr_warnw1x("learn: the check fails with every proposal");
+    return 1;
+  }
+  r->securebits_why = r->securebits == LEARN_SECUREBITS_LOCKED ? LEARN_SB_PROVEN : LEARN_SB_KEEPCAPS;
+  fprintf(stderr, "capctl: learn: the check passes with the proposal, securebits %s%s\n",
           r->securebits == LEARN_SECUREBITS_LOCKED ? "noroot, noroot-locked, keep-caps-locked (0x23)"
-                                                   : "noroot, noroot-locked (0x03)");
+                                                   : "noroot, noroot-locked (0x03)",
+          r->files_dropped ? ", the file's own file-system keys" : "");
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     write_trial(trial, text, caps & ~(1ULL << i), r);

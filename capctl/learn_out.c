@@ -168,6 +168,10 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
     if (r->no_user) fprintf(out, "# capctl learn: and with --check: %s\n", r->no_user);
   }
   if (r->files.marked) files(out, r);
+  else if (r->files_dropped)
+    fputs("# capctl learn: the check fails with read-only = yes and the read-write paths learned (a write the"
+          " kernel refused before any file changed, as an unlink of a missing file under read-only, leaves"
+          " no event): the file's own file-system keys stay\n", out);
 }
 
 void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record const *r)

@@ -71,6 +71,8 @@ typedef struct learn_record_s {
   int securebits_why;      /* LEARN_SB_UNPROVEN (no --check), LEARN_SB_PROVEN
                               (the check passed with it), LEARN_SB_KEEPCAPS
                               (the check failed with keep-caps locked) */
+  int files_dropped;       /* the check failed with the file system learned:
+                              the proposal keeps the file's own keys */
   char keepcaps[17];       /* the command of the first of the service's
                               processes that asked for keep-caps
                               (prctl(PR_SET_KEEPCAPS, 1), or
