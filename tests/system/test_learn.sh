@@ -217,7 +217,7 @@ t_eq "$?:$(caps_of "$T/sh0.out")" "0:none" "control: sh -c true: none"
 # temporary file straight in /tmp gets read-only = yes, that directory
 # read-write (its subdirectory in it), a private /tmp
 W=$(mktemp -d "$(pwd)/$B/learn-w.XXXXXX")
-trap 'rm -rf "$T" "$W"' EXIT
+trap 'rm -rf "$T" "$W" ${NW:+"$NW"}' EXIT
 printf 'description = w\ncommand = %s write %s\n' "$TRY" "$W" >"$T/w.svc"
 "$CAPCTL" learn "$T/w.svc" >"$T/w.out" 2>"$T/w.err"
 t_eq "$?:$(grep -v '^#' "$T/w.out" | tr '\n' '|')" \
@@ -330,7 +330,11 @@ t_eq "$(grep '^read-only = \|^read-write = \|^private-tmp = ' "$T/raw.out" | tr 
   "learn raw: wrote nothing: read-only = yes alone"
 # a file with a user: no uid 0, no comment on the user; it writes into
 # the directory its user owns
-printf 'description = u\nuser = nobody\ncommand = %s none %s\n' "$TRY" "$T/u/nobody.file" >"$T/usr.svc"
+# (nobody runs a copy of learn_try in T: the checkout may be in a
+# directory of mode 0700, as a fresh clone in mktemp -d is)
+cp "$TRY" "$T/learn_try" && chmod 755 "$T/learn_try"
+TRYN=$T/learn_try
+printf 'description = u\nuser = nobody\ncommand = %s none %s\n' "$TRYN" "$T/u/nobody.file" >"$T/usr.svc"
 "$CAPCTL" learn "$T/usr.svc" >"$T/usr.out" 2>"$T/usr.err"
 t_eq "$?:$(grep -c '^# capctl learn: no user proposed' "$T/usr.out"):$(grep '^read-write = ' "$T/usr.out")" \
   "0:0:read-write = $T/u" "learn, user = nobody: no comment on the user; read-write = its directory"
@@ -376,19 +380,21 @@ rm -rf "$W.b" "$W.m"
 # controls: the same in a directory only root may write (0755, uid 0's):
 # none, said; one that reads a file of mode 0600, uid 0's, and writes
 # nothing: the check fails as nobody, none, said
-mkdir "$W.n" && chmod 777 "$W.n"
-printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRY" "$W.n" >"$T/n.svc"
+# (the directory outside the checkout, which nobody may not reach, and
+# outside /tmp, which learn treats as shared)
+NW=$(mktemp -d /run/capctl-learn-n.XXXXXX) && chmod 777 "$NW"
+printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRYN" "$NW" >"$T/n.svc"
 "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/n.svc" >"$T/n.out" 2>"$T/n.err"
 t_eq "$?:$(grep '^user = \|^capabilities = \|^mode = \|^read-write = ' "$T/n.out" | tr '\n' '|'):$(grep -c '^capctl: learn: the check passes as nobody$' "$T/n.err")" \
-  "0:mode = noroot|capabilities = none|user = nobody|read-write = $W.n|:1" \
+  "0:mode = noroot|capabilities = none|user = nobody|read-write = $NW|:1" \
   "learn --check, no capability, a directory nobody may write: user = nobody, proven"
 cp "$T/n.out" "$T/n.out.svc"
 "$CAPCTL" check "$T/n.out.svc" >"$T/n.chk" 2>&1
 t_eq "$?" 0 "capctl check accepts the proposal with its user"
-rm -f "$W.n"/*
+rm -f "$NW"/*
 sed -n '/^command = /d; p' "$T/n.out" >"$T/n.prop.svc"
-"$(pwd)/$B/bin/capexec" -f "$T/n.prop.svc" -- $TRY none "$W.n/by-capexec" >"$T/n.run" 2>&1
-t_eq "$?:$(cat "$T/n.run"):$(stat -c %u:%g "$W.n/by-capexec")" "0:none ok:65534:$(id -g nobody)" \
+"$(pwd)/$B/bin/capexec" -f "$T/n.prop.svc" -- $TRYN none "$NW/by-capexec" >"$T/n.run" 2>&1
+t_eq "$?:$(cat "$T/n.run"):$(stat -c %u:%g "$NW/by-capexec")" "0:none ok:65534:$(id -g nobody)" \
   "the proposal, under capexec: the file made as nobody"
 mkdir "$W.n0"
 printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRY" "$W.n0" >"$T/n0.svc"
@@ -402,7 +408,7 @@ printf 'description = n\ncommand = /bin/sh -c "exec cat %s"\n' "$T/secret" >"$T/
 t_eq "$?:$(grep -c '^user = ' "$T/ns.out"):$(grep '^capabilities = \|^# capctl learn: and with --check: ' "$T/ns.out" | tr '\n' '|'):$(grep -c '^capctl: learn: no user proposed: the check fails as nobody$' "$T/ns.err")" \
   "0:0:capabilities = none|# capctl learn: and with --check: the check fails as nobody|:1" \
   "control: it reads a file of mode 0600, uid 0's: the check fails as nobody, no user, said"
-rm -rf "$W.n" "$W.n0"
+rm -rf "$NW" "$W.n0"
 # securebits (capctl(8) LEARN): a service whose process switches from uid
 # 0 to 65534 and then uses no capability: with --check the proposal has
 # keep-caps-locked (0x23), and under capexec the switched process holds
