@@ -49,7 +49,10 @@ IMPORTED=$(for d in sshd getty postfix apache2 nginx chrony rsyslog; do case " $
 # when either changes, to be looked at
 versus() {
   case $1 in
-    postfix|rsyslog|apache2) echo same ;;
+    postfix|rsyslog) echo same ;;
+    # apachectl's chown of /run/apache2/socks at a first start (learn's
+    # --fresh): the hand-written file keeps its run dir in its own /tmp
+    apache2) echo "more: cap_chown" ;;
     nginx) echo "more: cap_dac_override cap_net_bind_service cap_setgid cap_setuid" ;;
   esac
 }
@@ -90,7 +93,6 @@ for s in $LEARNED; do
   eval "sb_$s=\$(echo \"\$sb\" | tr -d ' ,-')"
   t_eq "$sb" "$(sed -n 's/^capctl: learn: the check passes with the proposal, securebits \(.*\) (0x[0-9a-f]*).*/\1/p' "$L/$s.report")" \
     "... securebits $sb, as learn's report says the check passed with"
-  # learn.sh's key: where learn's note asks (no read-only), or /run is read-write
   caps=$(sed -n 's/^capabilities = //p' "$out/$s.svc" | tr ',' ' ')
   eval "caps_$s=$(capmask $caps)"
   eval "l=\$caps_$s"
@@ -162,18 +164,24 @@ while read -r pid ppid uid prm eff bnd exe; do
     echo "#     ^ holds more than $s.svc declares"
     bad=$((bad + 1))
   fi
-  # under keep-caps-locked a process that switched from uid 0 lost every
-  # capability at the switch (the setuid fixup)
+  # under keep-caps-locked a process that switched from uid 0 lost at the
+  # switch (the setuid fixup) every capability when none of its uids
+  # (real, effective, saved, fs) is 0 any more, its effective set when
+  # its effective uid is not 0 (postfix's local: 0,102,0,102), as root
   eval "sb=\$sb_$s"
-  if [ "$sb" = norootnorootlockedkeepcapslocked ] && [ "$uid" != 0 ]; then
+  euid=$(echo "$uid" | cut -d, -f2)
+  if [ "$sb" = norootnorootlockedkeepcapslocked ] && [ "$euid" != 0 ]; then
     switched=$((switched + 1))
-    if [ "$prm" != 0000000000000000 ] || [ "$eff" != 0000000000000000 ]; then
-      echo "#     ^ switched to uid $uid under keep-caps-locked, yet holds capabilities"
+    case ,$uid, in
+      *,0,*) [ "$eff" = 0000000000000000 ] ;;
+      *) [ "$prm" = 0000000000000000 ] && [ "$eff" = 0000000000000000 ] ;;
+    esac || {
+      echo "#     ^ switched to uids $uid under keep-caps-locked, yet holds capabilities"
       kept=$((kept + 1))
-    fi
+    }
   fi
 done < "$out/procs.txt"
-t_eq "$kept" 0 "no process of a learned daemon under keep-caps-locked that switched uid holds a capability (CapPrm, CapEff 0; $switched such processes)"
+t_eq "$kept" 0 "no process of a learned daemon under keep-caps-locked that switched uid holds a capability (CapPrm and CapEff 0 with no uid 0 left, CapEff 0 with an effective uid not 0; $switched such processes)"
 t_eq "$bad" 0 "no process of a learned daemon ($LEARNED) holds a capability outside its learned file, or full root"
 t_eq "$(echo $seen | tr ' ' '\n' | sort -u | tr '\n' ' ')" "$(echo $LEARNED | tr ' ' '\n' | sort | tr '\n' ' ')" "... processes of each were seen"
 
