@@ -37,7 +37,7 @@
 #include "learn_run.h"
 #include "learn_trace.h"
 
-#define USAGE "capctl learn [--time SECONDS] [--check CMD] FILE.svc"
+#define USAGE "capctl learn [--time SECONDS] [--check CMD] [--fresh PATH]... FILE.svc"
 
 static void help(void)
 {
@@ -59,6 +59,9 @@ static void help(void)
 "                  left with none whether user = nobody will do\n"
 "                  (CAPCTL_LEARN_EXIT: the service's exit status, or\n"
 "                  \"running\"; it has --time seconds too)\n"
+"  --fresh PATH    remove PATH (an absolute path; a directory with what it\n"
+"                  holds) before each run of the service, so that each is\n"
+"                  a first start, as after a boot (repeatable)\n"
 "  -h, --help, -V, --version\n"
 "\n"
 "Exit status: 0 a proposal; 1 the check failed; 100 usage or a refused\n"
@@ -128,24 +131,49 @@ static int passes(learn_run const *run, char const *check, char *err, size_t err
  * caps (the capabilities still needed).  0; 1 when the control or the
  * proposal fails (said); -1 when a run could not be made (err filled). */
 static int prove(learn_run *run, char const *file, char const *check, char const *text, uint64_t *capsp,
-                 learn_record const *r, char const *trial, char *err, size_t errlen)
+                 learn_record *r, char const *trial, char *err, size_t errlen)
 {
   char name[64];
   uint64_t caps = *capsp;
-  unsigned i;
-  int p;
+  unsigned i, t, marked;
+  int p = 0;
   run->file = file;
   if ((p = passes(run, check, err, errlen)) <= 0) {
     if (!p) strerr_warnw1x("learn: the check fails with the file as it is: it cannot prove anything");
     return p ? -1 : 1;
   }
   run->file = trial;
-  write_trial(trial, text, caps, r);
-  if ((p = passes(run, check, err, errlen)) <= 0) {
-    if (!p) strerr_warnw1x("learn: the check fails with the proposal");
-    return p ? -1 : 1;
+  /* keep-caps locked, then, when the check fails so, root's securebits;
+   * each with the file system learned, then with the file's own keys (a
+   * write the kernel refused before any event, as an unlink of a missing
+   * file under read-only = yes, is not seen) */
+  marked = r->files.marked;
+  for (t = 0; t < 4; t++) {
+    static char const *const sb[2] = { "noroot, noroot-locked, keep-caps-locked (0x23)", "noroot, noroot-locked (0x03)" };
+    if (t >= 2 && !marked) break;
+    r->securebits = t % 2 ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
+    r->files.marked = t < 2 ? marked : 0;
+    r->files_dropped = t >= 2;
+    write_trial(trial, text, caps, r);
+    if ((p = passes(run, check, err, errlen)) < 0) return -1;
+    if (p) break;
+    fprintf(stderr, "capctl: learn: the check fails with the proposal under securebits %s%s", sb[t % 2],
+            !marked ? "" : t < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys");
+    if (t + 1 < 4 && (t + 1 < 2 || marked))
+      fprintf(stderr, ": trying %s%s\n", sb[(t + 1) % 2],
+              !marked ? "" : t + 1 < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys");
+    else
+      fputs("\n", stderr);
   }
-  fprintf(stderr, "capctl: learn: the check passes with the proposal\n");
+  if (!p) {
+    strerr_warnw1x("learn: the check fails with every proposal");
+    return 1;
+  }
+  r->securebits_why = r->securebits == LEARN_SECUREBITS_LOCKED ? LEARN_SB_PROVEN : LEARN_SB_KEEPCAPS;
+  fprintf(stderr, "capctl: learn: the check passes with the proposal, securebits %s%s\n",
+          r->securebits == LEARN_SECUREBITS_LOCKED ? "noroot, noroot-locked, keep-caps-locked (0x23)"
+                                                   : "noroot, noroot-locked (0x03)",
+          r->files_dropped ? ", the file's own file-system keys" : "");
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     write_trial(trial, text, caps & ~(1ULL << i), r);
@@ -249,10 +277,12 @@ static void options(int argc, char **argv, learn_run *run, char const **check)
 {
   static struct option const longs[] = {
     { "time", required_argument, 0, 't' }, { "check", required_argument, 0, 'c' },
-    { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
+    { "fresh", required_argument, 0, 'f' }, { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
   };
   unsigned long seconds = 10;
   char *end;
+  run->fresh = 0;
+  run->nfresh = 0;
   int c;
   while ((c = getopt_long(argc, argv, "+hV", longs, 0)) != -1) {
     switch (c) {
@@ -263,6 +293,11 @@ static void options(int argc, char **argv, learn_run *run, char const **check)
           strerr_dief3x(100, "--time: '", optarg, "' is not a number of seconds from 1 to 86400");
         break;
       case 'c': *check = optarg; break;
+      case 'f':
+        if (optarg[0] != '/' || !optarg[1]) strerr_dief3x(100, "--fresh: '", optarg, "' is not an absolute path under /");
+        run->fresh = xreallocarray(run->fresh, run->nfresh + 1, sizeof *run->fresh);
+        run->fresh[run->nfresh++] = optarg;
+        break;
       case 'h': help(); exit(0);
       case 'V': puts("capctl-learn " CAPINIT_VERSION); exit(0);
       default: strerr_dieusage(100, USAGE);
@@ -281,7 +316,7 @@ static int mine(void const *rec, pid_t pid)
 
 /* The traced run, into rec; the report.  Exits unless the service ran
  * and every record was read. */
-static void learn_traced(learn_run const *run, learn_record *rec)
+static void learn_traced(learn_run const *run, char const *check, learn_record *rec)
 {
   char err[256], err2[256];
   size_t left;
@@ -304,7 +339,7 @@ static void learn_traced(learn_run const *run, learn_record *rec)
   }
   rec->capexec = run->capexec;
   rec->trace = &t;
-  if (learn_run_traced(run, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
+  if (learn_run_traced(run, check, &t, learn_record_line, rec, &end, err, sizeof err) < 0) {
     learn_trace_close(&t, err2, sizeof err2);
     strerr_diefu2x(111, "run the service traced: ", err);
   }
@@ -349,8 +384,14 @@ int learn_main(int argc, char **argv)
   rec.uid0 = s->uid == 0;
   rec.dir = s->directory ? s->directory : ".";
   rec.own_tmp = s->ct && container_own_tmp(s->ct);
-  learn_traced(&run, &rec);
+  learn_traced(&run, check, &rec);
   caps = learn_granted(&rec);
+  /* without --check: keep-caps locked unless the trace saw a process ask
+   * for keep-caps (prctl); with it, the check decides (prove) */
+  rec.securebits = rec.keepcaps[0] ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
+  if (rec.keepcaps[0])
+    fprintf(stderr, "capctl: learn: %s asked to keep its capabilities across a uid switch (prctl): not proposed"
+                    " under keep-caps-locked without --check\n", rec.keepcaps);
   if (check) {
     if (!mkdtemp(dir)) strerr_diefu1sys(111, "make a temporary directory");
     snprintf(trial, sizeof trial, "%s/%s.svc", dir, s->name);

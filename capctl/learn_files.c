@@ -201,6 +201,8 @@ static void add(learn_files *f, pid_t pid, char const *path, unsigned what)
   f->n++;
 }
 
+static void written_elsewhere(learn_files *f, pid_t pid, int fd);
+
 /* The files closed after writing. */
 static void drain_written(learn_files *f)
 {
@@ -219,9 +221,19 @@ static void drain_written(learn_files *f)
       k = readlink(proc, path, sizeof path - 1);
       /* regular files only: a device, a pipe is no path to make writable */
       if (k > 0 && path[0] == '/' && fstat(m->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        struct stat at;
+        int gone;
         path[k] = 0;
-        if (k > 10 && !strcmp(path + k - 10, " (deleted)")) path[k - 10] = 0;
-        add(f, (pid_t)m->pid, path, LF_WROTE);
+        gone = k > 10 && !strcmp(path + k - 10, " (deleted)");
+        if (gone) path[k - 10] = 0;
+        /* a file written through a mount of the service's own (a bind of
+         * its container's read-write) reads as a path from that mount's
+         * root: its handle, opened through learn's mounts, names it (a
+         * file removed since is named as the kernel last knew it) */
+        if (gone || (stat(path, &at) == 0 && at.st_dev == st.st_dev && at.st_ino == st.st_ino))
+          add(f, (pid_t)m->pid, path, LF_WROTE);
+        else
+          written_elsewhere(f, (pid_t)m->pid, m->fd);
       }
       close(m->fd);
     }
@@ -282,19 +294,19 @@ static void entry(learn_files *f, pid_t pid, unsigned what, int const *fsid, str
     if (fd < 0) continue;  /* the directory is gone: its parent's removal is seen */
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
     len = readlink(proc, path, sizeof path - 1);
-    ok = len > 0 && path[0] == '/' && (size_t)len + strlen(name) + 2 <= sizeof path && fstat(fd, &a) == 0;
+    ok = len > 0 && path[0] == '/' && (size_t)len + (name ? strlen(name) : 0) + 2 <= sizeof path && fstat(fd, &a) == 0;
     close(fd);
     if (!ok) continue;
     path[len] = 0;
     /* the path, looked up, must reach that directory: through a mount
      * whose root is not above it, the handle opens to no path of it */
-    fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    fd = open(path, O_PATH | (name ? O_DIRECTORY : 0) | O_CLOEXEC);
     if (fd < 0) continue;
     ok = fstat(fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
     close(fd);
     if (!ok) continue;
-    if (strcmp(path, "/")) path[len++] = '/';
-    snprintf(path + len, sizeof path - (size_t)len, "%s", name);
+    if (name && strcmp(path, "/")) path[len++] = '/';
+    if (name) snprintf(path + len, sizeof path - (size_t)len, "%s", name);
     for (j = 0; j < k && strcmp(cand[j], path); j++) {}
     if (j < k || k == LF_CANDIDATES) continue;
     cand[k++] = xstrdup(path);
@@ -305,6 +317,20 @@ static void entry(learn_files *f, pid_t pid, unsigned what, int const *fsid, str
   } else if (k > 1) {
     add_alt(f, pid, what, cand, k);
   }
+}
+
+/* A file written (fd) whose path, read from the descriptor, is not the
+ * file in learn's mounts: its own handle opened through each of them, as
+ * an entry's directory is (entry, with no name) */
+static void written_elsewhere(learn_files *f, pid_t pid, int fd)
+{
+  char buf[sizeof(struct file_handle) + MAX_HANDLE_SZ] __attribute__((aligned(__alignof__(struct file_handle))));
+  struct file_handle *h = (struct file_handle *)buf;
+  struct statfs sf;
+  int mid;
+  h->handle_bytes = MAX_HANDLE_SZ;
+  if (fstatfs(fd, &sf) < 0 || name_to_handle_at(fd, "", h, &mid, AT_EMPTY_PATH) < 0) return;
+  entry(f, pid, LF_WROTE, (int const *)&sf.f_fsid, h, 0);
 }
 
 /* The entries made, removed, renamed. */

@@ -135,6 +135,22 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
   unsigned i;
   fputs("# capctl learn: only the capabilities the kernel granted, in a locked noroot tree\n", out);
   fputs("mode = noroot\n", out);
+  if (r->securebits == LEARN_SECUREBITS_LOCKED) {
+    fputs("# capctl learn: a process that switches from uid 0 to another loses its capabilities (setuid fixup),"
+          " and none can ask to keep them (keep-caps locked): ", out);
+    fputs(r->securebits_why == LEARN_SB_PROVEN ? "the check passes so\n"
+                                                : "none asked in the run traced (prctl)\n", out);
+    fputs("securebits = noroot, noroot-locked, keep-caps-locked\n", out);
+  } else {
+    if (r->securebits_why == LEARN_SB_KEEPCAPS)
+      fputs("# capctl learn: the check fails with keep-caps-locked: a process keeps its capabilities across a"
+            " switch from uid 0 with prctl(PR_SET_KEEPCAPS), as root may; without it they are cleared\n", out);
+    else
+      fprintf(out, "# capctl learn: root's own behaviour at a switch from uid 0: the capabilities are cleared, unless"
+              " the process asked to keep them (prctl(PR_SET_KEEPCAPS)), as %s did; --check would try"
+              " keep-caps-locked\n", r->keepcaps[0] ? r->keepcaps : "a process");
+    fputs("securebits = noroot, noroot-locked\n", out);
+  }
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     fprintf(out, "# %s: %s\n", cap_name(i, name, sizeof name), learn_where_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where));
@@ -152,6 +168,10 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
     if (r->no_user) fprintf(out, "# capctl learn: and with --check: %s\n", r->no_user);
   }
   if (r->files.marked) files(out, r);
+  else if (r->files_dropped)
+    fputs("# capctl learn: the check fails with read-only = yes and the read-write paths learned (a write the"
+          " kernel refused before any file changed, as an unlink of a missing file under read-only, leaves"
+          " no event): the file's own file-system keys stay\n", out);
 }
 
 void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record const *r)

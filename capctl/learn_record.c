@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "../conf/xalloc.h"
@@ -198,6 +199,11 @@ void learn_record_line(char *line, void *record)
       p = proc_of(r, e.pid, 1);
       p->nr = e.nr;
       memcpy(p->args, e.args, sizeof p->args);
+      /* keep-caps asked (no capability is checked for it): the service's,
+       * once its command ran (capexec sets it for a user) */
+      if (r->started && !r->keepcaps[0] && e.nr == SYS_prctl &&
+          ((e.args[0] == PR_SET_KEEPCAPS && e.args[1]) || e.args[0] == PR_SET_SECUREBITS))
+        snprintf(r->keepcaps, sizeof r->keepcaps, "%s", p->comm[0] ? p->comm : "?");
       break;
     case LK_CAP_ENTRY:
       p = proc_of(r, e.pid, 1);

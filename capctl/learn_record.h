@@ -14,6 +14,14 @@
 #define LEARN_WHERE 8      /* distinct (syscall, command) kept per capability */
 #define LEARN_PIDS 256     /* processes whose last system call is kept */
 
+/* The proposal's securebits: noroot, noroot-locked, keep-caps-locked (a
+ * uid switch clears the capabilities, and nothing keeps them), or
+ * noroot, noroot-locked (root's own behaviour at a uid switch: cleared,
+ * unless the process asked for keep-caps first) */
+#define LEARN_SECUREBITS_LOCKED 0x23u
+#define LEARN_SECUREBITS_ROOT 0x03u
+enum { LEARN_SB_UNPROVEN, LEARN_SB_PROVEN, LEARN_SB_KEEPCAPS };
+
 typedef struct learn_where_s {
   long nr;                 /* -1: none seen before the check */
   char comm[17];
@@ -58,6 +66,17 @@ typedef struct learn_record_s {
   int uid0;                /* the file runs the service as uid 0 */
   char const *user;        /* proposed, proven by --check (learn.c), or 0 */
   char const *no_user;     /* why none was, when it was tried, or 0 */
+  unsigned securebits;     /* proposed: LEARN_SECUREBITS_LOCKED, or
+                              LEARN_SECUREBITS_ROOT (learn.c) */
+  int securebits_why;      /* LEARN_SB_UNPROVEN (no --check), LEARN_SB_PROVEN
+                              (the check passed with it), LEARN_SB_KEEPCAPS
+                              (the check failed with keep-caps locked) */
+  int files_dropped;       /* the check failed with the file system learned:
+                              the proposal keeps the file's own keys */
+  char keepcaps[17];       /* the command of the first of the service's
+                              processes that asked for keep-caps
+                              (prctl(PR_SET_KEEPCAPS, 1), or
+                              PR_SET_SECUREBITS), or "" */
   char const *dir;         /* the directory the service starts in: its
                               file's, or learn's own (capexec keeps it) */
   int own_tmp;             /* the file gives it a /tmp of its own, which

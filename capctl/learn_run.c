@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +50,27 @@ static void child(learn_run const *r, int go)
 
 /* A signal that asks learn to end (INT, TERM, HUP), once seen: the run is
  * cut short, the service stopped, and learn_main cleans up. */
+/* rm -r of one path of --fresh: each entry, depth first, on its own
+ * file system (a mount under it is left, and so is what it holds) */
+static int unlink_one(char const *path, struct stat const *st, int flag, struct FTW *ftw)
+{
+  (void)st, (void)ftw;
+  if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT && errno != EBUSY) return -1;
+  return 0;
+}
+
+/* The paths of --fresh removed: 0, or -1 (err filled) */
+static int fresh(learn_run const *r, char *err, size_t errlen)
+{
+  unsigned i;
+  for (i = 0; i < r->nfresh; i++)
+    if (nftw(r->fresh[i], unlink_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT) {
+      snprintf(err, errlen, "--fresh: remove %s: %s", r->fresh[i], strerror(errno));
+      return -1;
+    }
+  return 0;
+}
+
 static int interrupted;
 
 int learn_interrupted(void)
@@ -134,14 +157,32 @@ static void stop(pid_t pid, int sfd)
   waitpid(pid, &st, 0);
 }
 
-int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void *data, learn_end *end,
-                     char *err, size_t errlen)
+/* The check command (/bin/sh -c check) started, CAPCTL_LEARN_EXIT=text:
+ * its pid, or -1 */
+static pid_t check_start(char const *check, char const *text)
+{
+  pid_t cpid = fork();
+  if (cpid == 0) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, 0);
+    setenv("CAPCTL_LEARN_EXIT", text, 1);
+    dup2(2, 1);
+    execl("/bin/sh", "sh", "-c", check, (char *)0);
+    _exit(127);
+  }
+  return cpid;
+}
+
+int learn_run_traced(learn_run const *r, char const *check, learn_trace *t, learn_line_fn *fn, void *data,
+                     learn_end *end, char *err, size_t errlen)
 {
   static char buf[65536];
   size_t len = 0;
   sigset_t old;
   int go[2], sfd = child_signals(&old), exited;
   pid_t pid;
+  if (fresh(r, err, errlen) < 0) return -1;
   if (sfd < 0 || pipe2(go, O_CLOEXEC) < 0) {
     snprintf(err, errlen, "make a pipe: %s", strerror(errno));
     return -1;
@@ -168,6 +209,23 @@ int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void
   close(go[1]);
   exited = wait_until(pid, sfd, now_ms() + (long long)r->seconds * 1000, t, buf, &len, sizeof buf, fn, data,
                       &end->status);
+  /* the check, traced as in its trials: what the service does for it
+   * (a mail delivered, a log line written) is learned too; its result
+   * is the control's to tell */
+  if (check && !interrupted) {
+    char text[32];
+    int cst;
+    pid_t cpid;
+    if (exited) snprintf(text, sizeof text, "%d", WIFEXITED(end->status) ? WEXITSTATUS(end->status) : 128 + WTERMSIG(end->status));
+    else snprintf(text, sizeof text, "running");
+    if ((cpid = check_start(check, text)) > 0 &&
+        !wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, t, buf, &len, sizeof buf, fn, data, &cst)) {
+      kill(cpid, SIGKILL);
+      waitpid(cpid, &cst, 0);
+    }
+    /* the service may have exited meanwhile */
+    if (!exited && waitpid(pid, &end->status, WNOHANG) == pid) exited = 1;
+  }
   if (!exited) stop(pid, sfd);
   else kill(-pid, SIGTERM);  /* what it left in its session, as capinit stops a service's group */
   end->running = !exited;
@@ -184,6 +242,7 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
   int sfd = child_signals(&old), st = 0, cst;
   pid_t pid, cpid;
   char text[32];
+  if (fresh(r, err, errlen) < 0) return -1;
   if (sfd < 0) {
     snprintf(err, errlen, "make a signalfd: %s", strerror(errno));
     return -1;
@@ -198,16 +257,7 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
     snprintf(text, sizeof text, "%d", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
   else
     snprintf(text, sizeof text, "running");
-  cpid = interrupted ? -1 : fork();
-  if (cpid == 0) {
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, 0);
-    setenv("CAPCTL_LEARN_EXIT", text, 1);
-    dup2(2, 1);
-    execl("/bin/sh", "sh", "-c", check, (char *)0);
-    _exit(127);
-  }
+  cpid = interrupted ? -1 : check_start(check, text);
   /* the check has the service's time too: one that hangs fails */
   if (cpid < 0) cst = -1;
   else if (!wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, 0, 0, 0, 0, 0, 0, &cst)) {

@@ -9,6 +9,9 @@ typedef struct learn_run_s {
   char const *capexec;     /* the program that applies a service file */
   char const *file;        /* the service file it applies */
   unsigned seconds;        /* the run ends when the service exits, or then */
+  char const **fresh;      /* paths removed before each run (--fresh), so
+                              that each is a first start, as after a boot */
+  unsigned nfresh;
 } learn_run;
 
 /* What became of a run: the service's wait status, or still running when
@@ -22,9 +25,12 @@ typedef struct learn_end_s {
 typedef void learn_line_fn(char *line, void *data);
 
 /* Run the service under capexec, traced by t from before its first
- * instruction; each line of the trace to fn.  0, or -1 (err filled). */
-int learn_run_traced(learn_run const *r, learn_trace *t, learn_line_fn *fn, void *data, learn_end *end,
-                     char *err, size_t errlen);
+ * instruction; each line of the trace to fn.  With check (or 0), when the
+ * service has exited or its time is up, the check command runs as in
+ * learn_run_check, still traced, before the service is stopped.  0, or
+ * -1 (err filled). */
+int learn_run_traced(learn_run const *r, char const *check, learn_trace *t, learn_line_fn *fn, void *data,
+                     learn_end *end, char *err, size_t errlen);
 
 /* Run the service, then, when it has exited or its time is up, the check
  * command (/bin/sh -c CMD, CAPCTL_LEARN_EXIT the service's exit status or

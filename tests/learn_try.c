@@ -17,15 +17,25 @@
  *                              and a temporary file straight in /tmp,
  *                              removed (no capability)
  *   learn_try rm FILE          remove FILE, and write nothing
+ *   learn_try switch           switch its uids and gids to 65534, print
+ *                              "switch PID", and wait for a signal (a
+ *                              daemon's worker: no capability after)
+ *   learn_try keep-bind PORT   prctl(PR_SET_KEEPCAPS, 1), switch to 65534,
+ *                              raise cap_net_bind_service into its
+ *                              effective set, bind and listen as serve does,
+ *                              print "keep-bind PID", and wait for a signal
  *
  * Prints "OP ok" and exits 0, or "OP ERRNO" and exits 1; 2 on bad usage. */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -103,6 +113,43 @@ static int op_write(char const *dir)
   return r;
 }
 
+/* the uids and gids 65534 (nobody), from uid 0 */
+static int to_nobody(void)
+{
+  if (setgroups(0, 0) < 0 || setresgid(65534, 65534, 65534) < 0) return -1;
+  return setresuid(65534, 65534, 65534);
+}
+
+static _Noreturn void waiting(char const *op)
+{
+  printf("%s %ld\n", op, (long)getpid());
+  fflush(stdout);
+  for (;;) pause();
+}
+
+static int op_switch(void)
+{
+  if (to_nobody() < 0) return -1;
+  waiting("switch");
+}
+
+/* capget/capset by hand (no libcap): the effective set := the permitted
+ * set, which keep-caps kept across the switch */
+static int op_keep_bind(char const *port)
+{
+  struct { unsigned version; int pid; } h = { 0x20080522, 0 };  /* _LINUX_CAPABILITY_VERSION_3 */
+  struct { unsigned eff, prm, inh; } d[2];
+  int s;
+  if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || to_nobody() < 0) return -1;
+  if (syscall(SYS_capget, &h, d) < 0) return -1;
+  d[0].eff = d[0].prm;
+  d[1].eff = d[1].prm;
+  if (syscall(SYS_capset, &h, d) < 0) return -1;
+  s = bound(port);
+  if (s < 0 || listen(s, 1) < 0) return -1;
+  waiting("keep-bind");
+}
+
 int main(int argc, char **argv)
 {
   int r;
@@ -115,9 +162,11 @@ int main(int argc, char **argv)
   else if (argc == 3 && !strcmp(argv[1], "none")) r = op_none(argv[2]);
   else if (argc == 3 && !strcmp(argv[1], "write")) r = op_write(argv[2]);
   else if (argc == 3 && !strcmp(argv[1], "rm")) r = unlink(argv[2]);
+  else if (argc == 2 && !strcmp(argv[1], "switch")) r = op_switch();
+  else if (argc == 3 && !strcmp(argv[1], "keep-bind")) r = op_keep_bind(argv[2]);
   else {
     fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE | write DIR\n"
-                    "       | rm FILE\n");
+                    "       | rm FILE | switch | keep-bind PORT\n");
     return 2;
   }
   if (r < 0) {

@@ -4,10 +4,10 @@ service files side by side, daemon by daemon: the hand-written one
 (rootfs/debian/overlay/etc/capinit/services), the one capctl import made
 (BUILDDIR/debian/import/NAME.svc, kept by rootfs/debian/import.sh) and
 the one capctl learn proposed (BUILDDIR/debian/learn/NAME.learned,
-rootfs/debian/learn.sh), and, after make debian-learn-hand, the one
-learn proposed from the hand-written file itself
-(BUILDDIR/debian/learn-hand/NAME.learned): capabilities, mode and
-containers, read from
+rootfs/debian/learn.sh, with the writes-capinit-state = yes learn.sh
+adds), and, after make debian-learn-hand, the one learn proposed from
+the hand-written file itself (BUILDDIR/debian/learn-hand/NAME.learned):
+capabilities, mode and containers, read from
 the files' keys with capinit.svc(5)'s defaults (private-devices with
 read-only; private-pids for a uid 0 in a noroot tree with read-only).
 Prints a Markdown table; with --write, puts it in DOC between the lines
@@ -73,6 +73,11 @@ def verdicts(report):
             if m:
                 (nec if m.group(2) == "necessary" else unn).append(m.group(1))
     out = []
+    text = open(report, encoding="utf-8", errors="replace").read() if os.path.exists(report) else ""
+    if "the check passes with the proposal, securebits noroot, noroot-locked (0x03)" in text:
+        out.append("the check failed under keep-caps-locked (0x23), passed under 0x03")
+    if re.search(r"the check passes with the proposal, securebits .*, the file's own file-system keys", text):
+        out.append("the check failed with the read-write paths learned: the file's own file-system keys")
     if nec:
         out.append("necessary: " + ", ".join(nec))
     if unn:
@@ -157,6 +162,13 @@ def table(b):
             log = os.path.join(b, "debian/learn/learn.log")
             if label == "learned" and os.path.exists(log) and ("%s: proposal not installed" % d) in open(log).read():
                 extra = "not installed (rootfs/debian/learn.sh: it fails at a fresh boot); "
+            if label == "learned":
+                # learn.sh's one key (rootfs/debian/learn.sh): for uid 0
+                # without read-only, or with /run read-write
+                rep = os.path.join(b, "debian/learn", d + ".report")
+                note = os.path.exists(rep) and "capctl: learn: note: uid 0 without read-only" in open(rep, encoding="utf-8", errors="replace").read()
+                if note or any(re.search(r"(^| )/run( |$)", v) for v in k.get("read-write", [])):
+                    k.setdefault("writes-capinit-state", []).append("yes")
             if learned:
                 extra += versus(k, hand)
                 v = verdicts(os.path.join(b, "debian/learn" if label == "learned" else "debian/learn-hand",

@@ -13,12 +13,12 @@
 # DAEMON.report; learn.log: one line a daemon, its exit status and time).
 #
 # The adjustment: learn's proposal for a uid 0 without read-only = yes
-# (every daemon here but chrony, which imports read-only from its unit)
-# carries its note "capctl check refuses the proposal until it has
-# read-only = yes and read-write paths, or a user": learn does not
-# propose read-write paths yet, so the file gets writes-capinit-state =
-# yes, which turns that error into capinit's warning and changes nothing
-# of how the service runs: it runs as learn proved it.
+# (learn proposes read-only = yes and read-write paths when it could
+# watch the files written: fanotify) carries its note "capctl check
+# refuses the proposal until it has read-only = yes and read-write paths,
+# or a user": only then the file gets writes-capinit-state = yes, which
+# turns that error into capinit's warning and changes nothing of how the
+# service runs: it runs as learn proved it.
 #
 # Not learned: sshd and the getty stay as imported, legacy root, the
 # hand-written files' own exception (a login needs full root; learn's
@@ -43,20 +43,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "rootfs/debian/learn.sh: fatal: $*" >&2; exit 111; }
 say() { echo "debian: learn: $*"; }
 disk=$D/import/disk.ext4 out=$D/learn
-[ $from = import ] || disk=$D/disk.ext4 out=$D/learn-hand
+pass=1
+[ $from = import ] || disk=$D/disk.ext4 out=$D/learn-hand pass=hand
 [ -f "$disk" ] || die "no $disk (make debian, with DEBIAN_SERVICES=import for the imported files)"
 # DAEMON:SECONDS each run: postfix's start runs configure-instance.sh
 # first, 10 s under TCG
 DAEMONS=${DEBIAN_LEARN:-postfix:30 apache2:15 nginx:15 chrony:15 rsyslog:15}
-# Learned, but not installed: apache2's proposal (net_bind_service,
-# setuid, setgid) failed at the next boot.  At each start apachectl makes
-# /run/apache2/socks, when it is missing, and chowns it to www-data
-# (cap_chown); learn ran after the boot's apache2 had made it, so no run
-# of learn's needed cap_chown, and under the proposal a fresh /run made
-# apache2 exit 1 at every start ("chown: changing ownership of
-# '/var/run/apache2/socks.XXXX': Operation not permitted").  learn sees
-# what its runs do, not what a first start after a boot does.
-NOT_INSTALLED=${DEBIAN_LEARN_NOT_INSTALLED-apache2}
+# Learned, but not installed (none now).  apache2's proposal once failed
+# at the next boot: apachectl makes /run/apache2/socks when it is missing
+# and chowns it to www-data (cap_chown), and learn ran after the boot's
+# apache2 had made it; learn-guest.sh now removes it before each of
+# learn's runs (--fresh), so that each is a first start.
+NOT_INSTALLED=${DEBIAN_LEARN_NOT_INSTALLED-}
 rm -rf "$out"
 mkdir -p "$out"
 qpid=
@@ -93,11 +91,11 @@ done
 say "the $from image booted ($(( $(date +%s) - t0 )) s); learning: $DAEMONS"
 gssh 'cat > /root/learn-check.sh' < "$here/learn-check.sh"
 # shellcheck disable=SC2086
-gssh sh -s 1 $DAEMONS < "$here/learn-guest.sh" > "$out/learn.log"
+gssh sh -s "$pass" $DAEMONS < "$here/learn-guest.sh" > "$out/learn.log"
 for ds in $DAEMONS; do
   d=${ds%%:*}
-  gssh cat "/var/lib/capinit/learn/1/$d.svc" > "$out/$d.learned"
-  gssh cat "/var/lib/capinit/learn/1/$d.report" > "$out/$d.report"
+  gssh cat "/var/lib/capinit/learn/$pass/$d.svc" > "$out/$d.learned"
+  gssh cat "/var/lib/capinit/learn/$pass/$d.report" > "$out/$d.report"
   [ $from = import ] || continue
   if ! grep -q "^$d rc=0 " "$out/learn.log" || [ ! -s "$out/$d.learned" ]; then
     echo "$d: no proposal: the imported file stays" >> "$out/learn.log"
@@ -113,7 +111,12 @@ for ds in $DAEMONS; do
     if grep -q "^capctl: learn: note: uid 0 without read-only = yes could write capinit's state" "$out/$d.report"; then
       echo
       echo "# --- rootfs/debian/learn.sh, as learn's note says: uid 0 without read-only = yes could write"
-      echo "# capinit's state, and learn proposes no read-write paths yet: accepted here, as learn ran it"
+      echo "# capinit's state, and learn proposed no read-write paths: accepted here, as learn ran it"
+      echo "writes-capinit-state = yes"
+    elif grep -q '^read-write = \(.* \)\?/run\( \|$\)' "$out/$d.learned"; then
+      echo
+      echo "# --- rootfs/debian/learn.sh: learn's read-write has /run, where its start made or wrote an"
+      echo "# entry (a pid file, a run-time directory), and so /run/capinit: accepted here, as learn ran it"
       echo "writes-capinit-state = yes"
     fi
   } | gssh "cat > /etc/capinit/services/$d.svc"

@@ -138,7 +138,7 @@ for m in capinit capctl capexec capinit.svc; do
 done
 t_eq "$(inroot capctl import --help 2>&1 | head -n 1)" "usage: capctl import [-R ROOT] [-o DIR] [--allow-weaker] UNIT..." \
   "capctl import runs /usr/lib/capinit/capctl-import"
-t_eq "$(inroot capctl learn --help 2>&1 | head -n 1)" "usage: capctl learn [--time SECONDS] [--check CMD] FILE.svc" \
+t_eq "$(inroot capctl learn --help 2>&1 | head -n 1)" "usage: capctl learn [--time SECONDS] [--check CMD] [--fresh PATH]... FILE.svc" \
   "capctl learn runs /usr/lib/capinit/capctl-learn"
 t_eq "$(inroot capctl check 2>&1; echo "exit $?")" \
   "capctl: no service files in /etc/capinit/services: capinit would start no service (one NAME.svc file each, capinit.svc(5))

@@ -31,7 +31,7 @@ t_eq "$("$B/bin/capctl" -V import 2>&1)" "capctl-import $(sed -n 's/^VERSION := 
   "the build's capctl import runs the build's capctl-import (-V)"
 # capctl learn likewise: capctl-learn
 t_eq "$("$I/sbin/capctl" learn --help 2>&1 | head -n 1)" \
-  "usage: capctl learn [--time SECONDS] [--check CMD] FILE.svc" \
+  "usage: capctl learn [--time SECONDS] [--check CMD] [--fresh PATH]... FILE.svc" \
   "the installed capctl learn runs the installed capctl-learn (--help)"
 t_eq "$("$B/bin/capctl" -V learn 2>&1)" "capctl-learn $(sed -n 's/^VERSION := //p' Makefile)" \
   "the build's capctl learn runs the build's capctl-learn (-V)"

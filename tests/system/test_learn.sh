@@ -44,9 +44,13 @@ while read -r name op want call; do
     t_eq "$(grep "^# $want: " "$T/$name.out")" "# $want: $call (learn_try)" "learn $op: the proposal's comment"
   fi
   t_eq "$(sed -n 's/^mode = //p' "$T/$name.out")" noroot "learn $op: mode = noroot"
+  t_eq "$(sed -n 's/^securebits = //p' "$T/$name.out")" "noroot, noroot-locked, keep-caps-locked" \
+    "learn $op, without --check: securebits noroot, noroot-locked, keep-caps-locked (no prctl asked for keep-caps)"
 
   "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/$name.svc" >"$T/$name.out2" 2>"$T/$name.err2"
   t_eq "$?:$(caps_of "$T/$name.out2")" "0:$want" "learn --check $op: proven, still exactly $want"
+  t_eq "$(sed -n 's/^securebits = //p' "$T/$name.out2")" "noroot, noroot-locked, keep-caps-locked" \
+    "learn --check $op: securebits noroot, noroot-locked, keep-caps-locked (proven)"
   if [ "$want" != none ]; then
     t_eq "$(grep -c "^capctl: learn: $want: necessary: the check fails without it$" "$T/$name.err2")" 1 \
       "learn --check $op: $want necessary (the trial without it failed)"
@@ -122,8 +126,8 @@ printf 'description = r\nmode = noroot\ncapabilities = cap_net_raw\ncommand = %s
 "$CAPCTL" learn "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
 t_eq "$?:$(grep '^capctl: learn: cap_' "$T/ref.err")" "0:capctl: learn: cap_sys_nice: granted 0, refused 1: setpriority (learn_try)" \
   "learn, a file without the capability needed: the check refused, reported"
-t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|capabilities = none|read-only = yes|command = $TRY nice|" \
-  "the proposal: none (the refused not proposed, the given but unused dropped), read-only (it wrote nothing)"
+t_eq "$(grep -v '^#' "$T/ref.out" | tr '\n' '|')" "description = r|mode = noroot|securebits = noroot, noroot-locked, keep-caps-locked|capabilities = none|read-only = yes|command = $TRY nice|" \
+  "the proposal: none (the refused not proposed, the given but unused dropped), keep-caps locked, read-only (it wrote nothing)"
 t_eq "$(grep '^# was: ' "$T/ref.out" | tr '\n' '|')" "# was: mode = noroot|# was: capabilities = cap_net_raw|" \
   "the file's mode and capabilities, as comments"
 "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/ref.svc" >"$T/ref.out" 2>"$T/ref.err"
@@ -213,11 +217,11 @@ t_eq "$?:$(caps_of "$T/sh0.out")" "0:none" "control: sh -c true: none"
 # temporary file straight in /tmp gets read-only = yes, that directory
 # read-write (its subdirectory in it), a private /tmp
 W=$(mktemp -d "$(pwd)/$B/learn-w.XXXXXX")
-trap 'rm -rf "$T" "$W"' EXIT
+trap 'rm -rf "$T" "$W" ${NW:+"$NW"}' EXIT
 printf 'description = w\ncommand = %s write %s\n' "$TRY" "$W" >"$T/w.svc"
 "$CAPCTL" learn "$T/w.svc" >"$T/w.out" 2>"$T/w.err"
 t_eq "$?:$(grep -v '^#' "$T/w.out" | tr '\n' '|')" \
-  "0:description = w|command = $TRY write $W|mode = noroot|capabilities = none|read-only = yes|read-write = $W|private-tmp = yes|" \
+  "0:description = w|command = $TRY write $W|mode = noroot|securebits = noroot, noroot-locked, keep-caps-locked|capabilities = none|read-only = yes|read-write = $W|private-tmp = yes|" \
   "learn write: read-only = yes, read-write = the directory it wrote into, private-tmp = yes"
 t_eq "$(grep '^# [a-z, ]* /' "$T/w.out" | grep -v "$W/out\." | sed "s|/tmp/learn_try\.[0-9]*|/tmp/learn_try.PID|" | LC_ALL=C sort | tr '\n' '|')" \
   "$(printf '%s\n' "# made, wrote, removed /tmp/learn_try.PID (learn_try)" "# made $W/sub (learn_try)" \
@@ -252,7 +256,7 @@ rmdir "$W.2"
 # --check proves it: the control (the file as it is) writes, so does the
 # proposal
 "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/w.svc" >"$T/w.out2" 2>"$T/w.err2"
-t_eq "$?:$(grep '^read-write = ' "$T/w.out2"):$(grep -c '^capctl: learn: the check passes with the proposal$' "$T/w.err2")" \
+t_eq "$?:$(grep '^read-write = ' "$T/w.out2"):$(grep -c '^capctl: learn: the check passes with the proposal, securebits noroot, noroot-locked, keep-caps-locked (0x23)$' "$T/w.err2")" \
   "0:read-write = $W:1" "learn --check write: the proposal passes"
 # a directory it shares in /tmp, and its files straight in /tmp: no
 # private /tmp (it would hide that directory; capexec refuses read-write
@@ -326,7 +330,11 @@ t_eq "$(grep '^read-only = \|^read-write = \|^private-tmp = ' "$T/raw.out" | tr 
   "learn raw: wrote nothing: read-only = yes alone"
 # a file with a user: no uid 0, no comment on the user; it writes into
 # the directory its user owns
-printf 'description = u\nuser = nobody\ncommand = %s none %s\n' "$TRY" "$T/u/nobody.file" >"$T/usr.svc"
+# (nobody runs a copy of learn_try in T: the checkout may be in a
+# directory of mode 0700, as a fresh clone in mktemp -d is)
+cp "$TRY" "$T/learn_try" && chmod 755 "$T/learn_try"
+TRYN=$T/learn_try
+printf 'description = u\nuser = nobody\ncommand = %s none %s\n' "$TRYN" "$T/u/nobody.file" >"$T/usr.svc"
 "$CAPCTL" learn "$T/usr.svc" >"$T/usr.out" 2>"$T/usr.err"
 t_eq "$?:$(grep -c '^# capctl learn: no user proposed' "$T/usr.out"):$(grep '^read-write = ' "$T/usr.out")" \
   "0:0:read-write = $T/u" "learn, user = nobody: no comment on the user; read-write = its directory"
@@ -372,19 +380,21 @@ rm -rf "$W.b" "$W.m"
 # controls: the same in a directory only root may write (0755, uid 0's):
 # none, said; one that reads a file of mode 0600, uid 0's, and writes
 # nothing: the check fails as nobody, none, said
-mkdir "$W.n" && chmod 777 "$W.n"
-printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRY" "$W.n" >"$T/n.svc"
+# (the directory outside the checkout, which nobody may not reach, and
+# outside /tmp, which learn treats as shared)
+NW=$(mktemp -d /run/capctl-learn-n.XXXXXX) && chmod 777 "$NW"
+printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRYN" "$NW" >"$T/n.svc"
 "$CAPCTL" learn --check 'test "$CAPCTL_LEARN_EXIT" = 0' "$T/n.svc" >"$T/n.out" 2>"$T/n.err"
 t_eq "$?:$(grep '^user = \|^capabilities = \|^mode = \|^read-write = ' "$T/n.out" | tr '\n' '|'):$(grep -c '^capctl: learn: the check passes as nobody$' "$T/n.err")" \
-  "0:mode = noroot|capabilities = none|user = nobody|read-write = $W.n|:1" \
+  "0:mode = noroot|capabilities = none|user = nobody|read-write = $NW|:1" \
   "learn --check, no capability, a directory nobody may write: user = nobody, proven"
 cp "$T/n.out" "$T/n.out.svc"
 "$CAPCTL" check "$T/n.out.svc" >"$T/n.chk" 2>&1
 t_eq "$?" 0 "capctl check accepts the proposal with its user"
-rm -f "$W.n"/*
+rm -f "$NW"/*
 sed -n '/^command = /d; p' "$T/n.out" >"$T/n.prop.svc"
-"$(pwd)/$B/bin/capexec" -f "$T/n.prop.svc" -- $TRY none "$W.n/by-capexec" >"$T/n.run" 2>&1
-t_eq "$?:$(cat "$T/n.run"):$(stat -c %u:%g "$W.n/by-capexec")" "0:none ok:65534:$(id -g nobody)" \
+"$(pwd)/$B/bin/capexec" -f "$T/n.prop.svc" -- $TRYN none "$NW/by-capexec" >"$T/n.run" 2>&1
+t_eq "$?:$(cat "$T/n.run"):$(stat -c %u:%g "$NW/by-capexec")" "0:none ok:65534:$(id -g nobody)" \
   "the proposal, under capexec: the file made as nobody"
 mkdir "$W.n0"
 printf 'description = n\ncommand = /bin/sh -c "exec %s none %s/f.$$"\n' "$TRY" "$W.n0" >"$T/n0.svc"
@@ -398,5 +408,81 @@ printf 'description = n\ncommand = /bin/sh -c "exec cat %s"\n' "$T/secret" >"$T/
 t_eq "$?:$(grep -c '^user = ' "$T/ns.out"):$(grep '^capabilities = \|^# capctl learn: and with --check: ' "$T/ns.out" | tr '\n' '|'):$(grep -c '^capctl: learn: no user proposed: the check fails as nobody$' "$T/ns.err")" \
   "0:0:capabilities = none|# capctl learn: and with --check: the check fails as nobody|:1" \
   "control: it reads a file of mode 0600, uid 0's: the check fails as nobody, no user, said"
-rm -rf "$W.n" "$W.n0"
+rm -rf "$NW" "$W.n0"
+# securebits (capctl(8) LEARN): a service whose process switches from uid
+# 0 to 65534 and then uses no capability: with --check the proposal has
+# keep-caps-locked (0x23), and under capexec the switched process holds
+# no capability (the kernel's view: /proc/PID/status), where the setuid
+# fixup cleared them.  The control: the same file with noroot's default
+# securebits (0x2f, no-setuid-fixup): it keeps setgid and setuid (0xc0).
+# pid_of PID: the process under PID (capexec, or its child) that runs
+# learn_try as uid 65534
+pid_of() {
+  for p in $1 $(pgrep -P "$1") $(for c in $(pgrep -P "$1"); do pgrep -P "$c"; done); do
+    [ "$(sed -n 's/^Uid:\t\([0-9]*\).*/\1/p' /proc/$p/status 2>/dev/null)" = 65534 ] &&
+      [ "$(cat /proc/$p/comm 2>/dev/null)" = learn_try ] && { echo "$p"; return; }
+  done
+}
+# run FILE OP ARGS: under capexec in the background until it says OP,
+# then the switched process's "CapEff:CapPrm:Uid" (empty when none came)
+under() {
+  f=$1 op=$2
+  shift 2
+  : >"$f.run"
+  "$(pwd)/$B/bin/capexec" -f "$f" -- $TRY $op "$@" >>"$f.run" 2>&1 &
+  c=$! n=0 p=
+  while [ $n -lt 100 ] && ! grep -q "^$op " "$f.run"; do sleep 0.1; n=$((n + 1)); done
+  grep -q "^$op [0-9]" "$f.run" && p=$(pid_of $c)
+  [ -n "$p" ] && echo "$(sed -n 's/^CapEff:\t//p' /proc/$p/status):$(sed -n 's/^CapPrm:\t//p' /proc/$p/status):$(sed -n 's/^Uid:\t\([0-9]*\).*/\1/p' /proc/$p/status)"
+  # the service ends capexec (its reaper, with private PIDs, keeps a TERM
+  # of its own from the service)
+  [ -n "$p" ] && kill "$p"
+  kill "$c" 2>/dev/null
+  wait "$c" 2>/dev/null
+}
+printf 'description = sw\ncommand = %s switch\n' "$TRY" >"$T/sw.svc"
+"$CAPCTL" learn --time 3 --check 'test "$CAPCTL_LEARN_EXIT" = running' "$T/sw.svc" >"$T/sw.out" 2>"$T/sw.err"
+t_eq "$?:$(grep '^securebits = \|^capabilities = ' "$T/sw.out" | tr '\n' '|')" \
+  "0:securebits = noroot, noroot-locked, keep-caps-locked|capabilities = cap_setgid,cap_setuid|" \
+  "learn --check switch: securebits noroot, noroot-locked, keep-caps-locked; setgid and setuid"
+t_eq "$(grep -c '^capctl: learn: the check passes with the proposal, securebits noroot, noroot-locked, keep-caps-locked (0x23)$' "$T/sw.err")" 1 \
+  "learn --check switch: the report says the check passed under 0x23"
+sed -n '/^command = /d; p' "$T/sw.out" >"$T/sw.prop.svc"
+t_eq "$(under "$T/sw.prop.svc" switch)" "0000000000000000:0000000000000000:65534" \
+  "the proposal of switch, under capexec: the process as uid 65534 holds no capability (CapEff, CapPrm)"
+sed 's/^securebits = .*/securebits = noroot, noroot-locked, no-setuid-fixup, no-setuid-fixup-locked, keep-caps-locked/' \
+  "$T/sw.prop.svc" >"$T/sw.2f.svc"
+t_eq "$(grep -c '^securebits = noroot, noroot-locked, no-setuid-fixup' "$T/sw.2f.svc"):$(under "$T/sw.2f.svc" switch)" \
+  "1:00000000000000c0:00000000000000c0:65534" \
+  "control: with noroot's default securebits (0x2f) the process as uid 65534 keeps setgid and setuid"
+# a service that asks to keep its capabilities across the switch
+# (prctl(PR_SET_KEEPCAPS), as chronyd does), then binds a port below 1024
+# as uid 65534: the check fails under keep-caps-locked, learn says so and
+# proposes noroot, noroot-locked, with which it passes under capexec; the
+# control: under keep-caps-locked, the prctl fails (EPERM)
+printf 'description = kb\ncommand = %s keep-bind %s\n' "$TRY" "$PORT" >"$T/kb.svc"
+"$CAPCTL" learn --time 3 --check "test \"\$CAPCTL_LEARN_EXIT\" = running && ss -Hltn 'sport = :$PORT' | grep -q ." \
+  "$T/kb.svc" >"$T/kb.out" 2>"$T/kb.err"
+t_eq "$?:$(grep '^securebits = \|^capabilities = ' "$T/kb.out" | tr '\n' '|')" \
+  "0:securebits = noroot, noroot-locked|capabilities = cap_setgid,cap_setuid,cap_net_bind_service|" \
+  "learn --check keep-bind: securebits noroot, noroot-locked; setgid, setuid, net_bind_service"
+t_eq "$(grep -c '^capctl: learn: the check fails with the proposal under securebits noroot, noroot-locked, keep-caps-locked (0x23), read-only = yes and the read-write paths learned: trying noroot, noroot-locked (0x03), read-only = yes and the read-write paths learned$' "$T/kb.err"):$(grep -c '^capctl: learn: the check passes with the proposal, securebits noroot, noroot-locked (0x03)$' "$T/kb.err"):$(grep -c '^# capctl learn: the check fails with keep-caps-locked' "$T/kb.out")" \
+  "1:1:1" "learn --check keep-bind: the report and the proposal say 0x23 failed, 0x03 passed"
+t_eq "$(grep -c '^capctl: learn: cap_net_bind_service: necessary: the check fails without it$' "$T/kb.err")" 1 \
+  "learn --check keep-bind: net_bind_service necessary (the trials ran under 0x03)"
+sed -n '/^command = /d; p' "$T/kb.out" >"$T/kb.prop.svc"
+t_eq "$(under "$T/kb.prop.svc" keep-bind "$PORT"):$(grep -c '^keep-bind [0-9]' "$T/kb.prop.svc.run")" \
+  "00000000000004c0:00000000000004c0:65534:1" \
+  "the proposal of keep-bind, under capexec: as uid 65534 it kept its three (keep-caps) in its effective set too, and bound"
+# without --check: the trace saw its prctl(PR_SET_KEEPCAPS, 1), so 0x03,
+# said; switch, which asks nothing, gets 0x23 (the control)
+"$CAPCTL" learn --time 2 "$T/kb.svc" >"$T/kb.nc" 2>"$T/kb.nc.err"
+"$CAPCTL" learn --time 2 "$T/sw.svc" >"$T/sw.nc" 2>"$T/sw.nc.err"
+t_eq "$(sed -n 's/^securebits = //p' "$T/kb.nc"):$(grep -c '^capctl: learn: learn_try asked to keep its capabilities across a uid switch (prctl): not proposed under keep-caps-locked without --check$' "$T/kb.nc.err"):$(sed -n 's/^securebits = //p' "$T/sw.nc")" \
+  "noroot, noroot-locked:1:noroot, noroot-locked, keep-caps-locked" \
+  "learn without --check: keep-bind, which asked for keep-caps, 0x03, said; switch 0x23"
+sed 's/^securebits = .*/securebits = noroot, noroot-locked, keep-caps-locked/' "$T/kb.prop.svc" >"$T/kb.23.svc"
+"$(pwd)/$B/bin/capexec" -f "$T/kb.23.svc" -- $TRY keep-bind "$PORT" >"$T/kb.23.run" 2>&1
+t_eq "$?:$(grep -v 'warning' "$T/kb.23.run")" "1:keep-bind Operation not permitted" \
+  "control: under keep-caps-locked the same program fails (prctl(PR_SET_KEEPCAPS): EPERM)"
 t_done
