@@ -277,13 +277,14 @@ static void options(int argc, char **argv, learn_run *run, char const **check)
 {
   static struct option const longs[] = {
     { "time", required_argument, 0, 't' }, { "check", required_argument, 0, 'c' },
-    { "fresh", required_argument, 0, 'f' }, { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
+    { "fresh", required_argument, 0, 'f' }, { "help", no_argument, 0, 'h' },
+    { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
   };
   unsigned long seconds = 10;
   char *end;
+  int c;
   run->fresh = 0;
   run->nfresh = 0;
-  int c;
   while ((c = getopt_long(argc, argv, "+hV", longs, 0)) != -1) {
     switch (c) {
       case 't':

@@ -48,8 +48,6 @@ static void child(learn_run const *r, int go)
   _exit(126);
 }
 
-/* A signal that asks learn to end (INT, TERM, HUP), once seen: the run is
- * cut short, the service stopped, and learn_main cleans up. */
 /* rm -r of one path of --fresh: each entry, depth first, on its own
  * file system (a mount under it is left, and so is what it holds) */
 static int unlink_one(char const *path, struct stat const *st, int flag, struct FTW *ftw)
@@ -71,6 +69,8 @@ static int fresh(learn_run const *r, char *err, size_t errlen)
   return 0;
 }
 
+/* A signal that asks learn to end (INT, TERM, HUP), once seen: the run is
+ * cut short, the service stopped, and learn_main cleans up. */
 static int interrupted;
 
 int learn_interrupted(void)
