@@ -15,16 +15,18 @@
 
 /* the privilege keys, then the file system's */
 static char const *const replaced[] = { "mode", "capabilities", "bounding", "securebits",
-                                        "read-only", "read-write", "private-tmp", 0 };
+                                        "read-only", "read-write", "private-tmp", "private-devices", 0 };
 #define REPLACED_PRIV 4
+#define REPLACED_FILES 7
+#define REPLACED_DEV 8
 
-/* Is the line "KEY = ..." for one of the replaced keys (the privilege
- * keys only, unless files)? */
-static int is_replaced(char const *line, size_t n, int files)
+/* Is the line "KEY = ..." for one of the first nkeys replaced keys (the
+ * privilege keys; the file system's; and private-devices)? */
+static int is_replaced(char const *line, size_t n, size_t nkeys)
 {
   size_t i, k;
   while (n && (*line == ' ' || *line == '\t')) line++, n--;
-  for (i = 0; replaced[i] && (files || i < REPLACED_PRIV); i++) {
+  for (i = 0; i < nkeys; i++) {
     k = strlen(replaced[i]);
     if (n > k && !strncmp(line, replaced[i], k)) {
       char const *p = line + k;
@@ -64,6 +66,18 @@ static int read_write(FILE *out, learn_record const *r, int *tmp)
 static int by_path(void const *a, void const *b)
 {
   return strcmp((*(learn_file const *const *)a)->path, (*(learn_file const *const *)b)->path);
+}
+
+/* The first entry the service made in /dev (a socket such as /dev/log,
+ * which its clients find there), or 0 */
+static char const *dev_made(learn_record const *r)
+{
+  learn_files const *f = &r->files;
+  size_t i;
+  for (i = 0; r->files.marked && i < f->n; i++)
+    if (learn_record_has(r, f->file[i].pid) && f->file[i].what & LF_MADE && !strncmp(f->file[i].path, "/dev/", 5))
+      return f->file[i].path;
+  return 0;
 }
 
 /* The entries whose directory several mounts reach, and the service
@@ -118,6 +132,11 @@ static void files(FILE *out, learn_record const *r)
   unsure(out, r);
   fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
   fputs("read-only = yes\n", out);
+  if (dev_made(r)) {
+    fprintf(out, "# capctl learn: it made %s: the machine's /dev, since a private one (read-only's default)"
+                 " would hide it from every other process\n", dev_made(r));
+    fputs("private-devices = no\n", out);
+  }
   if (read_write(0, r, &tmp) && tmp) {
     fputs("# capctl learn: no private-tmp, for its files straight in /tmp: it shares a directory there\n", out);
     tmp = -1;
@@ -180,7 +199,7 @@ void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record cons
   while (*text) {
     char const *nl = strchr(text, '\n');
     size_t n = nl ? (size_t)(nl - text) : strlen(text);
-    if (is_replaced(text, n, r->files.marked != 0)) {
+    if (is_replaced(text, n, !r->files.marked ? REPLACED_PRIV : dev_made(r) ? REPLACED_DEV : REPLACED_FILES)) {
       if (!done) block(out, caps, r);
       done = 1;
       fprintf(out, "# was: %.*s\n", (int)n, text);

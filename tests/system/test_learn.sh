@@ -485,4 +485,24 @@ sed 's/^securebits = .*/securebits = noroot, noroot-locked, keep-caps-locked/' "
 "$(pwd)/$B/bin/capexec" -f "$T/kb.23.svc" -- $TRY keep-bind "$PORT" >"$T/kb.23.run" 2>&1
 t_eq "$?:$(grep -v 'warning' "$T/kb.23.run")" "1:keep-bind Operation not permitted" \
   "control: under keep-caps-locked the same program fails (prctl(PR_SET_KEEPCAPS): EPERM)"
+# an entry made in /dev (a socket as rsyslog's /dev/log, here a file):
+# other processes look for it in the machine's /dev, which read-only's
+# default private /dev would hide; the check looks for it from outside.
+# learn proposes private-devices = no, said, and the check passes with the
+# proposal; the control: the same proposal with private-devices = yes
+# fails the check (capctl learn --check on the proposal, whose own run
+# passes only where the entry is seen)
+DEVF=/dev/capinit-learn-test.$$
+cat >"$T/dev.svc" <<EOF2
+description = makes $DEVF
+command = /bin/sh -c "trap 'rm -f $DEVF; exit 0' TERM; : > $DEVF; while :; do sleep 0.2; done"
+EOF2
+"$CAPCTL" learn --time 3 --check "test -e $DEVF" "$T/dev.svc" >"$T/dev.out" 2>"$T/dev.err"
+t_eq "$?:$(grep -v '^#' "$T/dev.out" | grep '^read-only\|^private-devices' | tr '\n' '|'):$(grep -c "^# capctl learn: it made $DEVF: the machine's /dev" "$T/dev.out")" \
+  "0:read-only = yes|private-devices = no|:1" "learn --check, an entry made in /dev: private-devices = no, said, proven"
+sed -n 's/^private-devices = no$/private-devices = yes/; /^command = /!p' "$T/dev.out" >"$T/dev.yes.svc"
+printf 'command = /bin/sh -c "trap %s TERM; : > %s; while :; do sleep 0.2; done"\n' "'rm -f $DEVF; exit 0'" "$DEVF" >>"$T/dev.yes.svc"
+"$CAPCTL" learn --time 3 --check "test -e $DEVF" "$T/dev.yes.svc" >/dev/null 2>"$T/dev.yes.err"
+t_eq "$?:$(grep -c 'the check fails with the file as it is' "$T/dev.yes.err"):$(test -e "$DEVF"; echo $?)" "1:1:1" \
+  "control: with a private /dev the entry is not in the machine's /dev: the check fails; none left behind"
 t_done
