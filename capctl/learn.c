@@ -127,6 +127,15 @@ static int passes(learn_run const *run, char const *check, char *err, size_t err
   return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* What trial t of prove's proposal tries (t < 4): keep-caps locked, then
+ * root's securebits; each with the file system learned (when marked),
+ * then with the file's own keys */
+static void trial_say(unsigned t, unsigned marked)
+{
+  fputs(t % 2 ? "noroot, noroot-locked (0x03)" : "noroot, noroot-locked, keep-caps-locked (0x23)", stderr);
+  if (marked) fputs(t < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys", stderr);
+}
+
 /* The proof: the control, the proposal, each capability's removal, into
  * caps (the capabilities still needed).  0; 1 when the control or the
  * proposal fails (said); -1 when a run could not be made (err filled). */
@@ -149,7 +158,6 @@ static int prove(learn_run *run, char const *file, char const *check, char const
    * file under read-only = yes, is not seen) */
   marked = r->files.marked;
   for (t = 0; t < 4; t++) {
-    static char const *const sb[2] = { "noroot, noroot-locked, keep-caps-locked (0x23)", "noroot, noroot-locked (0x03)" };
     if (t >= 2 && !marked) break;
     r->securebits = t % 2 ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
     r->files.marked = t < 2 ? marked : 0;
@@ -157,23 +165,22 @@ static int prove(learn_run *run, char const *file, char const *check, char const
     write_trial(trial, text, caps, r);
     if ((p = passes(run, check, err, errlen)) < 0) return -1;
     if (p) break;
-    fprintf(stderr, "capctl: learn: the check fails with the proposal under securebits %s%s", sb[t % 2],
-            !marked ? "" : t < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys");
-    if (t + 1 < 4 && (t + 1 < 2 || marked))
-      fprintf(stderr, ": trying %s%s\n", sb[(t + 1) % 2],
-              !marked ? "" : t + 1 < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys");
-    else
-      fputs("\n", stderr);
+    fputs("capctl: learn: the check fails with the proposal under securebits ", stderr);
+    trial_say(t, marked);
+    if (t + 1 < 4 && (t + 1 < 2 || marked)) {
+      fputs(": trying ", stderr);
+      trial_say(t + 1, marked);
+    }
+    fputs("\n", stderr);
   }
   if (!p) {
     strerr_warnw1x("learn: the check fails with every proposal");
     return 1;
   }
   r->securebits_why = r->securebits == LEARN_SECUREBITS_LOCKED ? LEARN_SB_PROVEN : LEARN_SB_KEEPCAPS;
-  fprintf(stderr, "capctl: learn: the check passes with the proposal, securebits %s%s\n",
-          r->securebits == LEARN_SECUREBITS_LOCKED ? "noroot, noroot-locked, keep-caps-locked (0x23)"
-                                                   : "noroot, noroot-locked (0x03)",
-          r->files_dropped ? ", the file's own file-system keys" : "");
+  fputs("capctl: learn: the check passes with the proposal, securebits ", stderr);
+  trial_say(t, r->files_dropped);
+  fputs("\n", stderr);
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
     write_trial(trial, text, caps & ~(1ULL << i), r);

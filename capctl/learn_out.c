@@ -115,6 +115,7 @@ static void files(FILE *out, learn_record const *r)
   learn_file const **mine = xcalloc(f->n + 1, sizeof *mine);
   size_t i, j, n = 0, shown;
   int tmp = 0;
+  char const *dev;
   for (i = 0; i < f->n; i++)
     if (learn_record_has(r, f->file[i].pid)) mine[n++] = &f->file[i];
   qsort(mine, n, sizeof *mine, by_path);
@@ -132,9 +133,9 @@ static void files(FILE *out, learn_record const *r)
   unsure(out, r);
   fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
   fputs("read-only = yes\n", out);
-  if (dev_made(r)) {
+  if ((dev = dev_made(r))) {
     fprintf(out, "# capctl learn: it made %s: the machine's /dev, since a private one (read-only's default)"
-                 " would hide it from every other process\n", dev_made(r));
+                 " would hide it from every other process\n", dev);
     fputs("private-devices = no\n", out);
   }
   if (read_write(0, r, &tmp) && tmp) {
@@ -196,10 +197,11 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
 void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record const *r)
 {
   int done = 0;
+  size_t nkeys = !r->files.marked ? REPLACED_PRIV : dev_made(r) ? REPLACED_DEV : REPLACED_FILES;
   while (*text) {
     char const *nl = strchr(text, '\n');
     size_t n = nl ? (size_t)(nl - text) : strlen(text);
-    if (is_replaced(text, n, !r->files.marked ? REPLACED_PRIV : dev_made(r) ? REPLACED_DEV : REPLACED_FILES)) {
+    if (is_replaced(text, n, nkeys)) {
       if (!done) block(out, caps, r);
       done = 1;
       fprintf(out, "# was: %.*s\n", (int)n, text);

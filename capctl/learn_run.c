@@ -157,11 +157,20 @@ static void stop(pid_t pid, int sfd)
   waitpid(pid, &st, 0);
 }
 
-/* The check command (/bin/sh -c check) started, CAPCTL_LEARN_EXIT=text:
- * its pid, or -1 */
-static pid_t check_start(char const *check, char const *text)
+/* The check command (/bin/sh -c check), CAPCTL_LEARN_EXIT the service's
+ * exit status (exited, st) or "running", with the service's time too (one
+ * that hangs is killed, and fails); the trace read meanwhile when t.  Its
+ * wait status, or -1 when it could not start. */
+static int check_run(learn_run const *r, char const *check, int exited, int st, int sfd, learn_trace *t, char *buf,
+                     size_t *len, size_t cap, learn_line_fn *fn, void *data)
 {
-  pid_t cpid = fork();
+  char text[32];
+  int cst;
+  pid_t cpid;
+  if (exited) snprintf(text, sizeof text, "%d", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+  else snprintf(text, sizeof text, "running");
+  cpid = fork();
+  if (cpid < 0) return -1;
   if (cpid == 0) {
     sigset_t none;
     sigemptyset(&none);
@@ -171,7 +180,11 @@ static pid_t check_start(char const *check, char const *text)
     execl("/bin/sh", "sh", "-c", check, (char *)0);
     _exit(127);
   }
-  return cpid;
+  if (!wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, t, buf, len, cap, fn, data, &cst)) {
+    kill(cpid, SIGKILL);
+    waitpid(cpid, &cst, 0);
+  }
+  return cst;
 }
 
 int learn_run_traced(learn_run const *r, char const *check, learn_trace *t, learn_line_fn *fn, void *data,
@@ -180,9 +193,10 @@ int learn_run_traced(learn_run const *r, char const *check, learn_trace *t, lear
   static char buf[65536];
   size_t len = 0;
   sigset_t old;
-  int go[2], sfd = child_signals(&old), exited;
+  int go[2], sfd, exited;
   pid_t pid;
   if (fresh(r, err, errlen) < 0) return -1;
+  sfd = child_signals(&old);
   if (sfd < 0 || pipe2(go, O_CLOEXEC) < 0) {
     snprintf(err, errlen, "make a pipe: %s", strerror(errno));
     return -1;
@@ -213,16 +227,7 @@ int learn_run_traced(learn_run const *r, char const *check, learn_trace *t, lear
    * (a mail delivered, a log line written) is learned too; its result
    * is the control's to tell */
   if (check && !interrupted) {
-    char text[32];
-    int cst;
-    pid_t cpid;
-    if (exited) snprintf(text, sizeof text, "%d", WIFEXITED(end->status) ? WEXITSTATUS(end->status) : 128 + WTERMSIG(end->status));
-    else snprintf(text, sizeof text, "running");
-    if ((cpid = check_start(check, text)) > 0 &&
-        !wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, t, buf, &len, sizeof buf, fn, data, &cst)) {
-      kill(cpid, SIGKILL);
-      waitpid(cpid, &cst, 0);
-    }
+    check_run(r, check, exited, end->status, sfd, t, buf, &len, sizeof buf, fn, data);
     /* the service may have exited meanwhile */
     if (!exited && waitpid(pid, &end->status, WNOHANG) == pid) exited = 1;
   }
@@ -239,10 +244,10 @@ int learn_run_traced(learn_run const *r, char const *check, learn_trace *t, lear
 int learn_run_check(learn_run const *r, char const *check, char *err, size_t errlen)
 {
   sigset_t old;
-  int sfd = child_signals(&old), st = 0, cst;
-  pid_t pid, cpid;
-  char text[32];
+  int sfd, st = 0, cst, exited;
+  pid_t pid;
   if (fresh(r, err, errlen) < 0) return -1;
+  sfd = child_signals(&old);
   if (sfd < 0) {
     snprintf(err, errlen, "make a signalfd: %s", strerror(errno));
     return -1;
@@ -253,18 +258,9 @@ int learn_run_check(learn_run const *r, char const *check, char *err, size_t err
     return -1;
   }
   if (pid == 0) child(r, -1);
-  if (wait_until(pid, sfd, now_ms() + (long long)r->seconds * 1000, 0, 0, 0, 0, 0, 0, &st))
-    snprintf(text, sizeof text, "%d", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-  else
-    snprintf(text, sizeof text, "running");
-  cpid = interrupted ? -1 : check_start(check, text);
-  /* the check has the service's time too: one that hangs fails */
-  if (cpid < 0) cst = -1;
-  else if (!wait_until(cpid, sfd, now_ms() + (long long)r->seconds * 1000, 0, 0, 0, 0, 0, 0, &cst)) {
-    kill(cpid, SIGKILL);
-    waitpid(cpid, &cst, 0);
-  }
-  if (!strcmp(text, "running") || interrupted) stop(pid, sfd);
+  exited = wait_until(pid, sfd, now_ms() + (long long)r->seconds * 1000, 0, 0, 0, 0, 0, 0, &st);
+  cst = interrupted ? -1 : check_run(r, check, exited, st, sfd, 0, 0, 0, 0, 0, 0);
+  if (!exited || interrupted) stop(pid, sfd);
   else kill(-pid, SIGTERM);
   close(sfd);
   sigprocmask(SIG_SETMASK, &old, 0);
