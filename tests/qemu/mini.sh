@@ -9,7 +9,12 @@
 # with NAME's error if it or a FILE is missing.
 # mini_root APPLET...: R, the initramfs's tree under T: busybox-static
 # with those applets, /b (the test's programs), /etc/passwd and /etc/group
-# of root alone, /proc, /sys, /dev, /tmp.  The test writes R/init.
+# of root alone, /proc, /sys, /dev, /tmp.  The test writes R/init,
+# which mounts devtmpfs on /dev first thing: the initramfs's /dev holds
+# only the console, so a `2>/dev/null` would make a regular file there,
+# and a command in the background (ash opens /dev/null for its stdin)
+# would end with status 2, "can't open '/dev/null'", whenever it ran
+# before the first such redirection had made that file.
 # mini_boot MEGABYTES: R packed and booted (TCG, no network, 300 s at
 # most), until the guest's init powers off; the check that it printed
 # DONE; C, its console without CRs.

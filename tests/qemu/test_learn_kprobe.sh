@@ -20,6 +20,7 @@ cat >"$R/init" <<'EOF2'
 #!/bin/sh
 mount -t proc proc /proc
 mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
 ip link set lo up
 echo "KERNEL $(cat /proc/sys/kernel/osrelease)"
 mount -t tracefs none /sys/kernel/tracing

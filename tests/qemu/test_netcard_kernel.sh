@@ -35,6 +35,7 @@ cat >"$R/init" <<'EOF2'
 #!/bin/sh
 mount -t proc proc /proc
 mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
 echo "KERNEL $(cat /proc/sys/kernel/osrelease)"
 echo /bin/false > /proc/sys/kernel/modprobe
 ip link set lo up
