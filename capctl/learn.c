@@ -127,13 +127,22 @@ static int passes(learn_run const *run, char const *check, char *err, size_t err
   return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* What trial t of prove's proposal tries (t < 4): keep-caps locked, then
- * root's securebits; each with the file system learned (when marked),
- * then with the file's own keys */
-static void trial_say(unsigned t, unsigned marked)
+/* A trial of prove's proposal: its securebits (0 keep-caps locked, 1
+ * root's), and its file system (when the files were learned): the
+ * directories learned, each widened (learn_files_widen), the file's own
+ * keys */
+typedef struct { unsigned sb, fs; } trial_of;
+enum { FS_LEARNED, FS_WIDENED, FS_OWN };
+
+static void trial_say(trial_of t, unsigned marked)
 {
-  fputs(t % 2 ? "noroot, noroot-locked (0x03)" : "noroot, noroot-locked, keep-caps-locked (0x23)", stderr);
-  if (marked) fputs(t < 2 ? ", read-only = yes and the read-write paths learned" : ", the file's own file-system keys", stderr);
+  static char const *const fs[] = {
+    ", read-only = yes and the read-write paths learned",
+    ", read-only = yes and the read-write paths learned, each widened to its package's directory",
+    ", the file's own file-system keys",
+  };
+  fputs(t.sb ? "noroot, noroot-locked (0x03)" : "noroot, noroot-locked, keep-caps-locked (0x23)", stderr);
+  if (marked) fputs(fs[t.fs], stderr);
 }
 
 /* The proof: the control, the proposal, each capability's removal, into
@@ -144,7 +153,8 @@ static int prove(learn_run *run, char const *file, char const *check, char const
 {
   char name[64];
   uint64_t caps = *capsp;
-  unsigned i, t, marked;
+  unsigned i, t, n, marked;
+  trial_of trials[6];
   int p = 0;
   run->file = file;
   if ((p = passes(run, check, err, errlen)) <= 0) {
@@ -153,23 +163,27 @@ static int prove(learn_run *run, char const *file, char const *check, char const
   }
   run->file = trial;
   /* keep-caps locked, then, when the check fails so, root's securebits;
-   * each with the file system learned, then with the file's own keys (a
-   * write the kernel refused before any event, as an unlink of a missing
-   * file under read-only = yes, is not seen) */
+   * each with the file system learned, then with its directories widened
+   * (when that changes them), then with the file's own keys (a write the
+   * kernel refused before any event, as an unlink of a missing file under
+   * read-only = yes, is not seen) */
   marked = r->files.marked;
-  for (t = 0; t < 4; t++) {
-    if (t >= 2 && !marked) break;
-    r->securebits = t % 2 ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
-    r->files.marked = t < 2 ? marked : 0;
-    r->files_dropped = t >= 2;
+  r->files_widened = r->files_dropped = 0;
+  for (t = 0, n = 0; t < 6; t++)
+    if (t < 2 || (marked && (t >= 4 || learn_propose_widens(r)))) trials[n].sb = t % 2, trials[n++].fs = t / 2;
+  for (t = 0; t < n; t++) {
+    r->securebits = trials[t].sb ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
+    r->files.marked = trials[t].fs != FS_OWN ? marked : 0;
+    r->files_widened = trials[t].fs == FS_WIDENED;
+    r->files_dropped = trials[t].fs == FS_OWN;
     write_trial(trial, text, caps, r);
     if ((p = passes(run, check, err, errlen)) < 0) return -1;
     if (p) break;
     fputs("capctl: learn: the check fails with the proposal under securebits ", stderr);
-    trial_say(t, marked);
-    if (t + 1 < 4 && (t + 1 < 2 || marked)) {
+    trial_say(trials[t], marked);
+    if (t + 1 < n) {
       fputs(": trying ", stderr);
-      trial_say(t + 1, marked);
+      trial_say(trials[t + 1], marked);
     }
     fputs("\n", stderr);
   }
@@ -179,7 +193,7 @@ static int prove(learn_run *run, char const *file, char const *check, char const
   }
   r->securebits_why = r->securebits == LEARN_SECUREBITS_LOCKED ? LEARN_SB_PROVEN : LEARN_SB_KEEPCAPS;
   fputs("capctl: learn: the check passes with the proposal, securebits ", stderr);
-  trial_say(t, r->files_dropped);
+  trial_say(trials[t], marked);
   fputs("\n", stderr);
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;

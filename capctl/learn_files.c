@@ -451,6 +451,20 @@ static int by_path(void const *a, void const *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* sorted, then each path under another dropped (an ancestor comes
+ * before its descendants, though not always just before: /a, /a-b, /a/b) */
+static size_t outermost(char **paths, size_t k)
+{
+  size_t i, n;
+  qsort(paths, k, sizeof *paths, by_path);
+  for (i = 0, n = 0; i < k; i++) {
+    size_t j;
+    for (j = 0; j < n && !under(paths[i], paths[j]); j++) {}
+    if (j == n) paths[n++] = paths[i];
+  }
+  return n;
+}
+
 size_t learn_files_dirs(char **paths, size_t n, int *tmp)
 {
   size_t i, k = 0;
@@ -466,13 +480,22 @@ size_t learn_files_dirs(char **paths, size_t n, int *tmp)
     }
     paths[k++] = p;  /* straight in /: the file itself */
   }
-  qsort(paths, k, sizeof *paths, by_path);
-  /* sorted, an ancestor comes before its descendants (not always just
-   * before: /a, /a-b, /a/b) */
-  for (i = 0, n = 0; i < k; i++) {
-    size_t j;
-    for (j = 0; j < n && !under(paths[i], paths[j]); j++) {}
-    if (j == n) paths[n++] = paths[i];
-  }
-  return n;
+  return outermost(paths, k);
+}
+
+/* the directories where the FHS gives each package a directory of its own */
+static char const *const trees[] = { "/run", "/srv", "/var/cache", "/var/lib", "/var/log", "/var/mail", "/var/spool", 0 };
+
+size_t learn_files_widen(char **dirs, size_t k)
+{
+  size_t i, j;
+  for (i = 0; i < k; i++)
+    for (j = 0; trees[j]; j++) {
+      size_t n = strlen(trees[j]);
+      char *slash;
+      if (!under(dirs[i], trees[j]) || !dirs[i][n]) continue;
+      if ((slash = strchr(dirs[i] + n + 1, '/'))) *slash = 0;
+      break;
+    }
+  return outermost(dirs, k);
 }

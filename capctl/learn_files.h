@@ -84,4 +84,12 @@ size_t learn_files_resolve(learn_files *f, learn_files_mine *mine, void const *d
  * is dropped; sorted.  The number left. */
 size_t learn_files_dirs(char **paths, size_t n, int *tmp);
 
+/* learn_files_dirs's k directories, in place, each under one of the
+ * trees where the FHS gives a package a directory of its own (/run,
+ * /srv, /var/cache, /var/lib, /var/log, /var/mail, /var/spool) widened
+ * to that directory (/var/spool/postfix/active: /var/spool/postfix); the
+ * others as they are; any under another dropped; sorted.  The number
+ * left. */
+size_t learn_files_widen(char **dirs, size_t k);
+
 #endif

@@ -37,17 +37,36 @@ static int is_replaced(char const *line, size_t n, size_t nkeys)
   return 0;
 }
 
-/* The directories of the service's files (learn_files_dirs) onto out as
- * read-write; 1 when one is under /tmp or /var/tmp. */
-static int read_write(FILE *out, learn_record const *r, int *tmp)
+/* The directories of the service's files (learn_files_dirs; widened,
+ * learn_files_widen, when r says so) into *dirs, strings of *copy's: the
+ * number of them.  The caller frees each of *copy's n, and both. */
+static size_t dirs_of(learn_record const *r, int widen, int *tmp, char ***dirs, char ***copy, size_t *n)
 {
   learn_files const *f = &r->files;
-  char **copy = xcalloc(f->n + 1, sizeof *copy), **dirs = xcalloc(f->n + 1, sizeof *dirs);
-  size_t i, n = 0, k, m = 0;
+  size_t i, k;
+  *copy = xcalloc(f->n + 1, sizeof **copy);
+  *dirs = xcalloc(f->n + 1, sizeof **dirs);
+  for (i = 0, *n = 0; i < f->n; i++)
+    if (learn_record_has(r, f->file[i].pid)) (*dirs)[*n] = (*copy)[*n] = xstrdup(f->file[i].path), ++*n;
+  k = learn_files_dirs(*dirs, *n, tmp);
+  return widen ? learn_files_widen(*dirs, k) : k;
+}
+
+static void dirs_free(char **dirs, char **copy, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++) free(copy[i]);
+  free(copy);
+  free(dirs);
+}
+
+/* The directories of the service's files onto out as read-write; 1 when
+ * one is under /tmp or /var/tmp. */
+static int read_write(FILE *out, learn_record const *r, int *tmp)
+{
+  char **copy, **dirs;
+  size_t i, n, k = dirs_of(r, r->files_widened, tmp, &dirs, &copy, &n), m = 0;
   int shared = 0;
-  for (i = 0; i < f->n; i++)
-    if (learn_record_has(r, f->file[i].pid)) dirs[n] = copy[n] = xstrdup(f->file[i].path), n++;
-  k = learn_files_dirs(dirs, n, tmp);
   /* read-write's paths are blank- or comma-separated: one with a blank
    * or a comma cannot be written there */
   for (i = 0; out && i < k; i++)
@@ -57,10 +76,20 @@ static int read_write(FILE *out, learn_record const *r, int *tmp)
   if (m) fputs("\n", out);
   for (i = 0; i < k; i++)
     if (!strncmp(dirs[i], "/tmp/", 5) || !strncmp(dirs[i], "/var/tmp/", 9)) shared = 1;
-  for (i = 0; i < n; i++) free(copy[i]);
-  free(copy);
-  free(dirs);
+  dirs_free(dirs, copy, n);
   return shared;
+}
+
+int learn_propose_widens(learn_record const *r)
+{
+  char **copy[2], **dirs[2];
+  size_t n[2], k[2], i;
+  int tmp[2] = { 0, 0 }, w, differ;
+  for (w = 0; w < 2; w++) k[w] = dirs_of(r, w, &tmp[w], &dirs[w], &copy[w], &n[w]);
+  differ = k[0] != k[1];
+  for (i = 0; !differ && i < k[0]; i++) differ = strcmp(dirs[0][i], dirs[1][i]) != 0;
+  for (w = 0; w < 2; w++) dirs_free(dirs[w], copy[w], n[w]);
+  return differ;
 }
 
 static int by_path(void const *a, void const *b)
@@ -131,7 +160,13 @@ static void files(FILE *out, learn_record const *r)
   if (shown > 8) fprintf(out, "# and %zu more paths\n", shown - 8);
   free(mine);
   unsure(out, r);
-  fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
+  if (r->files_widened)
+    fputs("# capctl learn: the check fails with only the directories it wrote into (a write the kernel refused"
+          " before any file changed, as an unlink of a missing file under read-only, leaves no event): writable"
+          " where it wrote, each directory widened to its package's own under /run, /srv, /var/cache, /var/lib,"
+          " /var/log, /var/mail or /var/spool\n", out);
+  else
+    fputs("# capctl learn: writable only where it wrote (seen by fanotify)\n", out);
   fputs("read-only = yes\n", out);
   if ((dev = dev_made(r))) {
     fprintf(out, "# capctl learn: it made %s: the machine's /dev, since a private one (read-only's default)"

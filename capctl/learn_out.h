@@ -12,4 +12,8 @@
  * it as a comment, onto out. */
 void learn_propose(FILE *out, char const *text, uint64_t caps, learn_record const *r);
 
+/* 1 when widening the read-write directories learned (learn_files_widen)
+ * changes them: a trial with r->files_widened would differ. */
+int learn_propose_widens(learn_record const *r);
+
 #endif

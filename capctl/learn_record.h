@@ -71,8 +71,11 @@ typedef struct learn_record_s {
   int securebits_why;      /* LEARN_SB_UNPROVEN (no --check), LEARN_SB_PROVEN
                               (the check passed with it), LEARN_SB_KEEPCAPS
                               (the check failed with keep-caps locked) */
-  int files_dropped;       /* the check failed with the file system learned:
-                              the proposal keeps the file's own keys */
+  int files_widened;       /* the check failed with the directories learned:
+                              the proposal widens each (learn_files_widen) */
+  int files_dropped;       /* the check failed with the file system learned,
+                              widened too: the proposal keeps the file's own
+                              keys */
   char keepcaps[17];       /* the command of the first of the service's
                               processes that asked for keep-caps
                               (prctl(PR_SET_KEEPCAPS, 1), or
