@@ -21,10 +21,15 @@ instances() { unshare -m sh -c 'mount -t tracefs none /sys/kernel/tracing && ls 
 left() { instances | grep -cx "$1"; }
 stale() { instances | while read -r p; do kill -0 "$p" 2>/dev/null || echo "$p"; done | wc -l; }
 
-# a port below 1024 that no one listens on
+# a port below 1024 that no one listens on, from one of 300 by the
+# test's pid: two runs of it at once (two checkouts' make check) would
+# otherwise take the same one, and the second fail with EADDRINUSE
 PORT=
-for p in 731 732 733 734 735 736; do
-  ss -Hltn "sport = :$p" | grep -q . || { PORT=$p; break; }
+i=0
+while [ -z "$PORT" ] && [ $i -lt 300 ]; do
+  p=$((700 + ($$ + i) % 300))
+  ss -Hltn "sport = :$p" | grep -q . || PORT=$p
+  i=$((i + 1))
 done
 mkdir "$T/u" && chown 65534:65534 "$T/u"
 caps_of() { sed -n 's/^capabilities = //p' "$1"; }
