@@ -229,7 +229,7 @@ void learn_record_line(char *line, void *record)
         snprintf(r->keepcaps, sizeof r->keepcaps, "%s", p->comm[0] ? p->comm : "?");
       /* a capset whose sets this source does not read */
       if (r->started && !r->capset_unread[0] && e.nr == SYS_capset && r->trace && !r->trace->capset)
-        snprintf(r->capset_unread, sizeof r->capset_unread, "%s", p->comm[0] ? p->comm : "?");
+        snprintf(r->capset_unread, sizeof r->capset_unread, "%s", comm_of(p, &e));
       break;
     case LK_CAPSET: count_capset(r, &e, proc_of(r, e.pid, 1)); break;
     case LK_CAP_ENTRY:
