@@ -7,12 +7,12 @@
  * inheritable, permitted), reads what a process asks of capset(2), which
  * checks no capability (the sets asked must be within those it has): the
  * sets asked ($arg3, $arg5), and from the old credentials ($arg2) its
- * euid and the sets it had, where the kernel's BTF says they are.  The probes are the machine's, in a group of
- * our own (capctl_learn_PID), enabled only in our instance, removed at the
- * end. */
+ * euid and the sets it had, where the kernel's BTF says they are.  The
+ * probes are the machine's, in a group of our own (capctl_learn_PID),
+ * enabled only in our instance, removed at the end. */
 #include <errno.h>
-#include <stdint.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +123,8 @@ int learn_kprobe_define(int tracefs, char const *group, char *err, size_t errlen
   /* the sets asked ($arg3, $arg5) and the old credentials' ($arg2).  A
    * kernel_cap_t is two __u32 in 6.1 (a u64 from 6.3): the low word at
    * +0, the high at +4 either way on a little-endian machine.
-   * tests/qemu/test_learn_kprobe.sh reads them back against /proc. */
+   * tests/qemu/test_learn_kprobe.sh checks them by their effect: the set
+   * learned, the one the proposal's process holds in /proc. */
   if (cred_offsets(off) < 0) return 0;
   snprintf(line, sizeof line, "p:%s/cap_capset cap_capset euid=+%u($arg2):u32 had_p0=+%u($arg2):x32"
            " had_p1=+%u($arg2):x32 had_e0=+%u($arg2):x32 had_e1=+%u($arg2):x32 e0=+0($arg3):x32 e1=+4($arg3):x32"
