@@ -283,10 +283,22 @@ static void report(learn_record const *r, learn_end const *end)
       if (learn_objects_format(c->where, c->nwhere, where, sizeof where)[0])
         fprintf(stderr, "capctl: learn: what %s was checked for: %s\n", name, where);
     }
+    if (c->asked)
+      fprintf(stderr, "capctl: learn: %s: asked of capset(2) %lu times, in the permitted set to keep after a switch"
+                      " from uid 0: %s\n", cap_name(i, name, sizeof name), c->asked, c->asked_by);
     if (c->quiet)
       fprintf(stderr, "capctl: learn: %s: quiet %lu, not proposed (%s): %s\n", cap_name(i, name, sizeof name), c->quiet,
               c->quiet_why, learn_where_format(c->qwhere, c->nqwhere, where, sizeof where));
   }
+  if (r->capset_unread[0])
+    fprintf(stderr, "capctl: learn: %s called capset(2), and learn cannot read the sets it asked: this kernel's"
+                    " tracepoints give only their addresses (raw_syscalls:sys_enter), and the kprobe on"
+                    " cap_capset needs kprobe events and the kernel's BTF (/sys/kernel/btf/vmlinux): a"
+                    " capability it asked to keep across a uid switch, and no check saw, is missing from the"
+                    " proposal\n", r->capset_unread);
+  if (r->capset_root[0])
+    fprintf(stderr, "capctl: learn: %s called capset(2) as uid 0, or left its permitted set as it was: nothing"
+                    " proposed for it\n", r->capset_root);
   if (learn_refused_only(r))
     fprintf(stderr, "capctl: learn: the capabilities only refused are not proposed: the service went on without"
                     " them, or failed (the check tells)\n");

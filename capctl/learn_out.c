@@ -208,7 +208,11 @@ static void block(FILE *out, uint64_t caps, learn_record const *r)
   }
   for (i = 0; i < LEARN_CAPS; i++) {
     if (!(caps >> i & 1)) continue;
-    fprintf(out, "# %s: %s\n", cap_name(i, name, sizeof name), learn_where_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where));
+    learn_where_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where);
+    fprintf(out, "# %s: %s", cap_name(i, name, sizeof name), where);
+    /* kept across a uid switch: capset(2) refuses the set without it */
+    if (r->cap[i].asked) fprintf(out, "%sasked of capset(2) (%s)", where[0] ? "; " : "", r->cap[i].asked_by);
+    fputs("\n", out);
     /* what the calls acted on, where their arguments tell */
     if (learn_objects_format(r->cap[i].where, r->cap[i].nwhere, where, sizeof where)[0]) fprintf(out, "#   %s\n", where);
   }

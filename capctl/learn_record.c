@@ -176,6 +176,29 @@ static void count_check(learn_record *r, learn_event const *e)
   add_where(c->where, &c->nwhere, p, comm_of(p, e));
 }
 
+uint64_t learn_capset(learn_event const *e)
+{
+  if (!e->euid || e->ask_perm == e->had_perm) return 0;
+  return e->ask_perm & e->had_perm;
+}
+
+/* A capset(2) of the service's (LK_CAPSET) into r. */
+static void count_capset(learn_record *r, learn_event const *e, learn_proc const *p)
+{
+  uint64_t asked = learn_capset(e);
+  unsigned i;
+  if (!r->started) return;
+  if (!asked) {
+    if (!r->capset_root[0]) snprintf(r->capset_root, sizeof r->capset_root, "%s", comm_of(p, e));
+    return;
+  }
+  for (i = 0; i < LEARN_CAPS; i++) {
+    learn_cap *c = &r->cap[i];
+    if (!(asked >> i & 1)) continue;
+    if (!c->asked++) snprintf(c->asked_by, sizeof c->asked_by, "%s", comm_of(p, e));
+  }
+}
+
 void learn_record_line(char *line, void *record)
 {
   learn_record *r = record;
@@ -204,7 +227,11 @@ void learn_record_line(char *line, void *record)
       if (r->started && !r->keepcaps[0] && e.nr == SYS_prctl &&
           ((e.args[0] == PR_SET_KEEPCAPS && e.args[1]) || e.args[0] == PR_SET_SECUREBITS))
         snprintf(r->keepcaps, sizeof r->keepcaps, "%s", p->comm[0] ? p->comm : "?");
+      /* a capset whose sets this source does not read */
+      if (r->started && !r->capset_unread[0] && e.nr == SYS_capset && r->trace && !r->trace->capset)
+        snprintf(r->capset_unread, sizeof r->capset_unread, "%s", comm_of(p, &e));
       break;
+    case LK_CAPSET: count_capset(r, &e, proc_of(r, e.pid, 1)); break;
     case LK_CAP_ENTRY:
       p = proc_of(r, e.pid, 1);
       p->pend_cap = e.cap;
@@ -239,7 +266,7 @@ uint64_t learn_granted(learn_record const *r)
   uint64_t m = 0;
   unsigned i;
   for (i = 0; i < LEARN_CAPS; i++)
-    if (r->cap[i].granted) m |= 1ULL << i;
+    if (r->cap[i].granted || r->cap[i].asked) m |= 1ULL << i;
   return m;
 }
 
@@ -248,7 +275,7 @@ uint64_t learn_refused_only(learn_record const *r)
   uint64_t m = 0;
   unsigned i;
   for (i = 0; i < LEARN_CAPS; i++)
-    if (r->cap[i].refused && !r->cap[i].granted) m |= 1ULL << i;
+    if (r->cap[i].refused && !r->cap[i].granted && !r->cap[i].asked) m |= 1ULL << i;
   return m;
 }
 

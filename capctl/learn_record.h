@@ -39,6 +39,10 @@ typedef struct learn_cap_s {
   unsigned nwhere;
   learn_where qwhere[LEARN_WHERE];    /* of the quiet */
   unsigned nqwhere;
+  unsigned long asked;     /* a process that had switched from uid 0 named
+                              it in the permitted set it asked of capset(2),
+                              which checks no capability (learn_capset) */
+  char asked_by[17];       /* the first one's command */
 } learn_cap;
 
 /* A process of the service: its last system call and its command. */
@@ -80,6 +84,11 @@ typedef struct learn_record_s {
                               processes that asked for keep-caps
                               (prctl(PR_SET_KEEPCAPS, 1), or
                               PR_SET_SECUREBITS), or "" */
+  char capset_unread[17];  /* the command of the first of the service's
+                              processes that called capset(2) when the
+                              source cannot read the sets asked, or "" */
+  char capset_root[17];    /* of the first capset(2) not proposed: as uid
+                              0, or its permitted set unchanged */
   char const *dir;         /* the directory the service starts in: its
                               file's, or learn's own (capexec keeps it) */
   int own_tmp;             /* the file gives it a /tmp of its own, which
@@ -95,9 +104,20 @@ int learn_record_has(learn_record const *r, pid_t pid);
 /* The command of pid, or "?" */
 char const *learn_record_comm(learn_record const *r, pid_t pid);
 
-/* The capabilities granted (not only quietly), and those only refused. */
+/* The capabilities granted (not only quietly) or asked of capset(2)
+ * (learn_capset), and those only refused. */
 uint64_t learn_granted(learn_record const *r);
 uint64_t learn_refused_only(learn_record const *r);
+
+/* What a capset(2) with e's sets asks that the proposal must have:
+ * capset checks no capability, but refuses (EPERM) a permitted set beyond
+ * the one the process has.  A process that switched from uid 0 (keeping
+ * its capabilities with keep-caps) and then names a permitted set other
+ * than the one it had asks to keep that set: what it asked, within what
+ * it had.  One as uid 0, or that leaves its permitted set as it was (its
+ * effective set made from it, as after capget(2)), asks nothing a smaller
+ * proposal would refuse: 0. */
+uint64_t learn_capset(learn_event const *e);
 
 /* Is a check of cap made in system call nr with opts (-1: unknown) one of
  * the kernel's quiet ones?  Its reason, or NULL. */

@@ -107,7 +107,7 @@ int learn_trace_open(learn_trace *t, char *err, size_t errlen)
     t->src = &learn_sources[i];
     if (!t->src->define) return 0;
     snprintf(t->group, sizeof t->group, "capctl_learn_%ld", (long)getpid());
-    if (t->src->define(t->tracefs, t->group, err, errlen) < 0) return -1;
+    if ((t->capset = t->src->define(t->tracefs, t->group, err, errlen)) < 0) return -1;
     t->defined = 1;
     return 0;
   }
@@ -134,6 +134,8 @@ int learn_trace_start(learn_trace *t, pid_t pid, char *err, size_t errlen)
     snprintf(path, sizeof path, "events/%s/enable", event);
     if (write_at(t->inst, path, "1", err, errlen) < 0) return -1;
   }
+  snprintf(path, sizeof path, "events/%s/cap_capset/enable", t->group);
+  if (t->capset && write_at(t->inst, path, "1", err, errlen) < 0) return -1;
   return write_at(t->inst, "tracing_on", "1", err, errlen);
 }
 

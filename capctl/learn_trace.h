@@ -5,12 +5,14 @@
 #define CAPINIT_CAPCTL_LEARN_TRACE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* One record of the instance's trace, parsed. */
 enum learn_kind {
   LK_OTHER, LK_CHECK, LK_SYSCALL, LK_EXEC, LK_FORK, LK_LOST,
-  LK_CAP_ENTRY, LK_CAP_RET   /* a check in two records: its start, its result */
+  LK_CAP_ENTRY, LK_CAP_RET,  /* a check in two records: its start, its result */
+  LK_CAPSET                  /* what a process asked of capset(2) */
 };
 typedef struct learn_event_s {
   enum learn_kind kind;
@@ -23,6 +25,9 @@ typedef struct learn_event_s {
                               values; a path or a struct is an address) */
   char const *filename;    /* LK_EXEC: into the line given */
   pid_t child;             /* LK_FORK, with its command in comm */
+  unsigned euid;           /* LK_CAPSET: the process's, at the call */
+  uint64_t ask_perm, ask_eff;  /* LK_CAPSET: the sets asked */
+  uint64_t had_perm, had_eff;  /* LK_CAPSET: the sets it had */
 } learn_event;
 
 /* An event source: where the kernel's capability checks come from.  The
@@ -33,10 +38,12 @@ typedef struct learn_source_s {
   char const *probe;       /* the file that must exist, from tracefs's root */
   /* the events, as events/X/enable (%s: the group of our own) */
   char const *const *events;
-  /* make the events, in group; 0, or -1 (err filled).  NULL: none to make */
+  /* make the events, in group; 0, 1 with GROUP/cap_capset too (what a
+   * process asks of capset(2)), or -1 (err filled).  NULL: none to make */
   int (*define)(int tracefs, char const *group, char *err, size_t errlen);
   void (*undefine)(int tracefs, char const *group);
-  /* the record "EVENT: FIELDS" of a capability check into e: 0, or -1 */
+  /* the record "EVENT: FIELDS" of a capability check (or of capset's
+   * sets) into e: 0, or -1 */
   int (*parse_check)(char const *event, char const *fields, learn_event *e);
 } learn_source;
 
@@ -52,6 +59,10 @@ typedef struct learn_trace_s {
   char const *where;       /* of tracefs: "/sys/kernel/tracing", or ours */
   char group[64];          /* of the events the source made, if any */
   int defined;             /* they are made */
+  int capset;              /* with GROUP/cap_capset, whose records
+                              (LK_CAPSET) are the sets a process asks of
+                              capset(2); without, only the call is seen
+                              (raw_syscalls/sys_enter: their addresses) */
   learn_source const *src;
   struct learn_files_s *files;  /* drained with the trace, when set */
 } learn_trace;

@@ -24,6 +24,13 @@
  *                              raise cap_net_bind_service into its
  *                              effective set, bind and listen as serve does,
  *                              print "keep-bind PID", and wait for a signal
+ *   learn_try keep-time        prctl(PR_SET_KEEPCAPS, 1), switch to 65534,
+ *                              then capset(2) its permitted and effective
+ *                              sets to cap_sys_time alone (as chronyd's
+ *                              cap_set_proc does: a set named, not the one
+ *                              it had), which no capability check sees and
+ *                              it never uses; print "keep-time PID", and
+ *                              wait for a signal
  *
  * Prints "OP ok" and exits 0, or "OP ERRNO" and exits 1; 2 on bad usage. */
 #include <errno.h>
@@ -150,6 +157,16 @@ static int op_keep_bind(char const *port)
   waiting("keep-bind");
 }
 
+/* the sets named, not made from capget's: cap_sys_time (25) alone */
+static int op_keep_time(void)
+{
+  struct { unsigned version; int pid; } h = { 0x20080522, 0 };
+  struct { unsigned eff, prm, inh; } d[2] = { { 1u << 25, 1u << 25, 0 }, { 0, 0, 0 } };
+  if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0 || to_nobody() < 0) return -1;
+  if (syscall(SYS_capset, &h, d) < 0) return -1;
+  waiting("keep-time");
+}
+
 int main(int argc, char **argv)
 {
   int r;
@@ -164,9 +181,10 @@ int main(int argc, char **argv)
   else if (argc == 3 && !strcmp(argv[1], "rm")) r = unlink(argv[2]);
   else if (argc == 2 && !strcmp(argv[1], "switch")) r = op_switch();
   else if (argc == 3 && !strcmp(argv[1], "keep-bind")) r = op_keep_bind(argv[2]);
+  else if (argc == 2 && !strcmp(argv[1], "keep-time")) r = op_keep_time();
   else {
     fprintf(stderr, "usage: learn_try bind PORT | serve PORT | chown FILE UID | raw | nice | try-nice | none FILE | write DIR\n"
-                    "       | rm FILE | switch | keep-bind PORT\n");
+                    "       | rm FILE | switch | keep-bind PORT | keep-time\n");
     return 2;
   }
   if (r < 0) {

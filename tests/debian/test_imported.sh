@@ -54,6 +54,12 @@ versus() {
     # --fresh): the hand-written file keeps its run dir in its own /tmp
     apache2) echo "more: cap_chown" ;;
     nginx) echo "more: cap_dac_override cap_net_bind_service cap_setgid cap_setuid" ;;
+    # the unit starts chronyd as root with -u _chrony: it makes /run/chrony
+    # (chown), opens its pid file there (dac_override), switches itself
+    # (setgid, setuid) and keeps net_bind_service with sys_time across
+    # the switch (capset(2), which learn reads on 6.1); the hand-written
+    # file runs it as _chrony from the start (-U)
+    chrony) echo "more: cap_chown cap_dac_override cap_net_bind_service cap_setgid cap_setuid" ;;
   esac
 }
 guest_boot

@@ -519,6 +519,31 @@ sed 's/^securebits = .*/securebits = noroot, noroot-locked, keep-caps-locked/' "
 timeout 20 "$(pwd)/$B/bin/capexec" -f "$T/kb.23.svc" -- $TRY keep-bind "$PORT" >"$T/kb.23.run" 2>&1
 t_eq "$?:$(grep -v 'warning' "$T/kb.23.run")" "1:keep-bind Operation not permitted" \
   "control: under keep-caps-locked the same program fails (prctl(PR_SET_KEEPCAPS): EPERM)"
+# a service that names the set to keep across its switch, as chronyd's
+# cap_set_proc does: keep-time keeps cap_sys_time alone, which no
+# capability check sees (capset(2) makes none: a subset test).  This
+# kernel's tracepoints give only the addresses of the sets asked, so
+# learn cannot read them, and says so: the proposal lacks cap_sys_time and
+# the check fails with every proposal.  The control: the proposal with
+# cap_sys_time added by hand passes, and its process holds exactly it.
+# (On a kernel with kprobe events and BTF, learn reads them:
+# tests/qemu/test_learn_kprobe.sh.)
+printf 'description = kt\ncommand = %s keep-time\n' "$TRY" >"$T/kt.svc"
+"$CAPCTL" learn --time 3 --check 'test "$CAPCTL_LEARN_EXIT" = running' "$T/kt.svc" >"$T/kt.out" 2>"$T/kt.err"
+ktrc=$?
+"$CAPCTL" learn --time 2 "$T/kt.svc" >"$T/kt.nc" 2>"$T/kt.nc.err"
+if grep -q '^capctl: learn: tracepoint capability:cap_capable ' "$T/kt.err"; then
+  t_eq "$ktrc:$(grep -c '^capctl: learn: learn_try called capset(2), and learn cannot read the sets it asked: this kernel.s tracepoints give only their addresses (raw_syscalls:sys_enter), and the kprobe on cap_capset needs kprobe events and the kernel.s BTF (/sys/kernel/btf/vmlinux): a capability it asked to keep across a uid switch, and no check saw, is missing from the proposal$' "$T/kt.err"):$(grep -c '^capctl: warning: learn: the check fails with every proposal$' "$T/kt.err")" \
+    "1:1:1" "learn --check keep-time on the tracepoint: capset's sets unread, said; the check fails with every proposal"
+  t_eq "$(grep '^capabilities = ' "$T/kt.nc"):$(grep -c 'cannot read the sets it asked' "$T/kt.nc.err")" \
+    "capabilities = cap_setgid,cap_setuid:1" "learn keep-time without --check: cap_sys_time missing, said"
+  sed -e '/^command = /d' -e 's/^capabilities = .*/capabilities = cap_setgid,cap_setuid,cap_sys_time/' "$T/kt.nc" >"$T/kt.prop.svc"
+  t_eq "$(under "$T/kt.prop.svc" keep-time)" "0000000002000000:0000000002000000:65534" \
+    "control: with cap_sys_time added, the proposal's process as uid 65534 holds exactly it (CapEff, CapPrm)"
+else
+  t_eq "$ktrc:$(grep '^capabilities = ' "$T/kt.out"):$(grep -c '^# cap_sys_time: asked of capset(2) (learn_try)$' "$T/kt.out")" \
+    "0:capabilities = cap_setgid,cap_setuid,cap_sys_time:1" "learn --check keep-time on the kprobes: cap_sys_time asked of capset(2)"
+fi
 # an entry made in /dev (a socket as rsyslog's /dev/log, here a file):
 # other processes look for it in the machine's /dev, which read-only's
 # default private /dev would hide; the check looks for it from outside.

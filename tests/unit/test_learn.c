@@ -125,6 +125,46 @@ static void test_kprobe(void)
   t_ueq(learn_granted(&r), 1ULL << 10, "a result without its start: nothing");
 }
 
+/* the kprobe on cap_capset (6.1): the sets asked and had, and what the
+ * proposal must keep of them (learn_capset) */
+static void test_capset(void)
+{
+  static learn_record r;
+  learn_trace kt = { .src = &learn_sources[1], .capset = 1 };
+  learn_event e;
+  char line[384];
+  snprintf(line, sizeof line, "  chronyd-9 [000] ..... 4.0: cap_capset: (cap_capset+0x0/0x120) euid=100"
+           " had_p0=0xffffffff had_p1=0x1ff had_e0=0x0 had_e1=0x0 e0=0x2000400 e1=0x0 p0=0x2000400 p1=0x0");
+  learn_trace_parse(&kt, line, &e);
+  t_ok(e.kind == LK_CAPSET && e.pid == 9 && e.euid == 100, "a capset of pid 9, as euid 100");
+  t_ok(e.had_perm == 0x1ffffffffffULL && e.had_eff == 0 && e.ask_perm == 0x2000400 && e.ask_eff == 0x2000400,
+       "the sets it had and asked, both words");
+  t_ueq(learn_capset(&e), (1ULL << 10) | (1ULL << 25), "after its switch it names net_bind_service and sys_time: both");
+  e.ask_perm = e.had_perm;
+  t_ueq(learn_capset(&e), 0, "control: its permitted set as it was (its effective made of it): nothing");
+  e.ask_perm = 0x2000400;
+  e.euid = 0;
+  t_ueq(learn_capset(&e), 0, "control: as uid 0, nothing (it asks no switch to keep them across)");
+  e.euid = 100;
+  e.had_perm = 1ULL << 25;
+  t_ueq(learn_capset(&e), 1ULL << 25, "what it asked beyond what it had is not proposed (capset refused it)");
+  r.capexec = "/b/capexec";
+  r.trace = &kt;
+  feed(&r, "  chronyd-9 [000] ..... 3.0: sys_enter: NR %ld (0, 0, 0, 0, 0, 0)", SYS_capset);
+  feed(&r, "  chronyd-9 [000] ..... 3.1: cap_capset: (cap_capset+0x0/0x120) euid=%ld had_p0=0xffffffff had_p1=0x1ff"
+           " had_e0=0x0 had_e1=0x0 e0=0x2000000 e1=0x0 p0=0x2000000 p1=0x0", 100);
+  t_ueq(learn_granted(&r), 0, "before the service's program ran: capexec's, not counted");
+  r.started = 1;
+  feed(&r, "  chronyd-9 [000] ..... 4.1: cap_capset: (cap_capset+0x0/0x120) euid=%ld had_p0=0xffffffff had_p1=0x1ff"
+           " had_e0=0x0 had_e1=0x0 e0=0x2000400 e1=0x0 p0=0x2000400 p1=0x0", 100);
+  t_ueq(learn_granted(&r), (1ULL << 10) | (1ULL << 25), "the service's: proposed, as granted ones are");
+  t_ok(r.cap[25].asked == 1 && !r.cap[25].granted && !strcmp(r.cap[25].asked_by, "chronyd") && !r.capset_unread[0],
+       "asked once, by chronyd; the sets were read");
+  kt.capset = 0;
+  feed(&r, "  chronyd-9 [000] ..... 4.2: sys_enter: NR %ld (0, 0, 0, 0, 0, 0)", SYS_capset);
+  t_streq(r.capset_unread, "chronyd", "without the kprobe on cap_capset: the call seen, its sets not read, said");
+}
+
 /* the read-write proposal's directories: each file's parent, an ancestor
  * alone, /dev left out, files straight in /tmp a private tmp's */
 static void test_dirs(void)
@@ -255,6 +295,7 @@ int main(void)
   test_parse();
   test_record();
   test_kprobe();
+  test_capset();
   test_dirs();
   test_resolve();
   test_object();
