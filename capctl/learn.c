@@ -155,7 +155,7 @@ static int prove(learn_run *run, char const *file, char const *check, char const
   uint64_t caps = *capsp;
   unsigned i, t, n, marked;
   trial_of trials[6];
-  int p = 0;
+  int p = 0, widens;
   run->file = file;
   if ((p = passes(run, check, err, errlen)) <= 0) {
     if (!p) strerr_warnw1x("learn: the check fails with the file as it is: it cannot prove anything");
@@ -169,8 +169,9 @@ static int prove(learn_run *run, char const *file, char const *check, char const
    * read-only = yes, is not seen) */
   marked = r->files.marked;
   r->files_widened = r->files_dropped = 0;
+  widens = marked && learn_propose_widens(r);
   for (t = 0, n = 0; t < 6; t++)
-    if (t < 2 || (marked && (t >= 4 || learn_propose_widens(r)))) trials[n].sb = t % 2, trials[n++].fs = t / 2;
+    if (t < 2 || (marked && (t >= 4 || widens))) trials[n].sb = t % 2, trials[n++].fs = t / 2;
   for (t = 0; t < n; t++) {
     r->securebits = trials[t].sb ? LEARN_SECUREBITS_ROOT : LEARN_SECUREBITS_LOCKED;
     r->files.marked = trials[t].fs != FS_OWN ? marked : 0;
